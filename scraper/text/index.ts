@@ -1,0 +1,1 @@
+export { charsetOf, type Decoded, decodeBytes } from './decode.ts';
