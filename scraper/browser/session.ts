@@ -79,6 +79,11 @@ export class BrowserSession {
     }
   }
 
+  /** A page the caller owns and must close (page pools reuse pages across failures). */
+  newPage(): Promise<Page> {
+    return this.context.newPage();
+  }
+
   async close(): Promise<void> {
     await this.context.close().catch(() => undefined);
     await this.browser.close();

@@ -1,0 +1,119 @@
+import { DiagnosisError } from '../../../src/errors/index.ts';
+import { charsetOf } from '../../text/index.ts';
+import { forEachBounded } from '../pages.ts';
+import type { ScrapeContext, ScrapeSummary } from '../types.ts';
+import { type RawAttachment, type RawFailure, emptyFailure } from '../../raw.ts';
+import { type ReportFiles, openReportFiles } from './files.ts';
+import { type FailureRef, level3Url, refsFromTree } from './listing.ts';
+import { type Attachment, CategoriesTree, EnvironmentWidget, ExecutorsWidget, type Step, TestCase } from './schema.ts';
+
+/** Data mode: the report's JSON files, read over HTTP or from disk — the "platform interface" route. */
+export async function scrapeAllure2Data(ctx: ScrapeContext): Promise<ScrapeSummary> {
+  const files = await openReportFiles(ctx.source);
+  const tree = await files.json('data/categories.json', CategoriesTree);
+  const refs = refsFromTree(tree);
+  await assertHasTests(files, ctx, refs.length);
+  const warnings: string[] = [];
+  ctx.progress.start(refs.length, 'failures');
+  await forEachBounded(
+    refs,
+    { concurrency: ctx.limits.concurrency * 4, retries: ctx.limits.pageRetries },
+    async (ref, order) => {
+      await ctx.emit(order, await readFailure(files, ctx, ref));
+      ctx.progress.tick(ref.testName);
+    },
+    async (ref, order, error) => {
+      warnings.push(`test "${ref.testName}" could not be read: ${error}`);
+      await ctx.emit(order, unreadable(ctx, ref, error));
+      ctx.progress.tick(ref.testName);
+    },
+  );
+  ctx.progress.done();
+  return { environment: await readEnvironment(files), warnings, mode: 'data', failures: refs.length };
+}
+
+async function assertHasTests(files: ReportFiles, ctx: ScrapeContext, failures: number): Promise<void> {
+  if (failures > 0) return;
+  const summary = await files.bytes('widgets/summary.json');
+  const total = summary === null ? 0 : Number(JSON.parse(summary.body.toString('utf8'))?.statistic?.total ?? 0);
+  if (total === 0) {
+    throw new DiagnosisError('EMPTY_REPORT', `report ${ctx.input} contains no test results`, { input: ctx.input });
+  }
+}
+
+async function readFailure(files: ReportFiles, ctx: ScrapeContext, ref: FailureRef): Promise<RawFailure> {
+  const path = `data/test-cases/${ref.testUid}.json`;
+  const testCase = await files.json(path, TestCase);
+  const raw = (await files.bytes(path))?.body.toString('utf8') ?? '';
+  const failure = toRawFailure(testCase, ctx, ref);
+  failure.attachments = await Promise.all(collectAttachments(testCase).map((a) => readAttachment(files, a)));
+  failure.source = { kind: 'page_data', text: raw };
+  return failure;
+}
+
+export function toRawFailure(testCase: TestCase, ctx: ScrapeContext, ref: FailureRef): RawFailure {
+  return {
+    ...emptyFailure({
+      name: testCase.name,
+      key: testCase.historyId ?? testCase.fullName ?? testCase.name,
+      status: testCase.status,
+      url: level3Url(ctx.source.displayUrl, ref),
+    }),
+    full_name: testCase.fullName ?? null,
+    reached_by: [ref.category, ref.group],
+    report_category: ref.category,
+    message: testCase.statusMessage ?? null,
+    trace: testCase.statusTrace ?? null,
+    steps: flattenSteps(testCase.testStage?.steps ?? [], 0),
+    parameters: testCase.parameters.map((p) => ({ name: p.name, value: p.value ?? '' })),
+    retries: testCase.extra.retries.map((r) => ({ status: r.status, message: r.statusDetails ?? null })),
+    flaky: testCase.flaky,
+  };
+}
+
+function flattenSteps(steps: readonly Step[], depth: number): RawFailure['steps'] {
+  return steps.flatMap((step) => [
+    { name: step.name ?? '', status: step.status ?? null, depth, message: step.statusMessage ?? null },
+    ...flattenSteps(step.steps ?? [], depth + 1),
+  ]);
+}
+
+function collectAttachments(testCase: TestCase): Attachment[] {
+  const fromSteps = (steps: readonly Step[]): Attachment[] =>
+    steps.flatMap((s) => [...(s.attachments ?? []), ...fromSteps(s.steps ?? [])]);
+  const stage = testCase.testStage;
+  return stage ? [...stage.attachments, ...fromSteps(stage.steps)] : [];
+}
+
+async function readAttachment(files: ReportFiles, attachment: Attachment): Promise<RawAttachment> {
+  const base = { name: attachment.name ?? attachment.source, media_type: attachment.type ?? null };
+  const got = await files.bytes(`data/attachments/${attachment.source}`);
+  if (got === null) return { ...base, body: null, error: `data/attachments/${attachment.source} is missing` };
+  const charset = charsetOf(got.contentType);
+  return { ...base, body: got.body, ...(charset ? { declared_charset: charset } : {}) };
+}
+
+function unreadable(ctx: ScrapeContext, ref: FailureRef, error: string): RawFailure {
+  return {
+    ...emptyFailure({ name: ref.testName, key: ref.testUid, status: 'unknown', url: level3Url(ctx.source.displayUrl, ref) }),
+    reached_by: [ref.category, ref.group],
+    report_category: ref.category,
+    warnings: [`level-3 data could not be read: ${error}`],
+  };
+}
+
+async function readEnvironment(files: ReportFiles): Promise<ScrapeSummary['environment']> {
+  const env = (await files.tryJson('widgets/environment.json', EnvironmentWidget)) ?? [];
+  const executors = (await files.tryJson('widgets/executors.json', ExecutorsWidget)) ?? [];
+  return [
+    ...env.map((e) => ({ name: e.name, value: e.values.join(', ') })),
+    ...executors.flatMap((e) =>
+      [
+        ['executor', e.name],
+        ['executor.type', e.type],
+        ['build', e.buildName],
+        ['build.url', e.buildUrl],
+      ].flatMap(([name, value]) => (value ? [{ name: name as string, value }] : [])),
+    ),
+  ];
+}

@@ -1,0 +1,181 @@
+import type { Page } from 'playwright-core';
+import { DiagnosisError, describeError } from '../../../src/errors/index.ts';
+import { type RawAttachment, type RawFailure, emptyFailure } from '../../raw.ts';
+import { charsetOf } from '../../text/index.ts';
+import { forEachBounded } from '../pages.ts';
+import type { ScrapeContext, ScrapeSummary } from '../types.ts';
+import { readLevel3, expandSteps, type Level3View, readRetries } from './dom-read.ts';
+import { dedupeRefs, type FailureRef, level3Url } from './listing.ts';
+
+/** DOM mode: Playwright walks the UI's three levels as an engineer would click them. */
+export async function scrapeAllure2Dom(ctx: ScrapeContext): Promise<ScrapeSummary> {
+  const browser = await ctx.browser();
+  const refs = await browser.withPage((page) => listFailures(page, ctx));
+  ctx.progress.start(refs.length, 'failures');
+  const warnings: string[] = [];
+  const pool = await PagePool.open(ctx, Math.max(1, ctx.limits.concurrency));
+  try {
+    await forEachBounded(
+      refs,
+      { concurrency: pool.size, retries: ctx.limits.pageRetries },
+      async (ref, order) => {
+        const failure = await pool.use((page) => readFailure(page, ctx, ref));
+        await ctx.emit(order, failure);
+        ctx.progress.tick(ref.testName);
+      },
+      async (ref, order, error) => {
+        warnings.push(`test "${ref.testName}" could not be read: ${error}`);
+        await ctx.emit(order, unreadable(ctx, ref, error));
+        ctx.progress.tick(ref.testName);
+      },
+    );
+  } finally {
+    await pool.close();
+  }
+  ctx.progress.done();
+  return { environment: [], warnings, mode: 'dom', failures: refs.length };
+}
+
+async function listFailures(page: Page, ctx: ScrapeContext): Promise<FailureRef[]> {
+  await gotoReport(page, ctx, '#categories');
+  await page.waitForSelector('.tree__content .node, .tree__empty, .tree__content:empty', { state: 'attached' });
+  const refs: FailureRef[] = [];
+  const rows = page.locator('.tree > .tree__content > .node');
+  for (let i = 0; i < (await rows.count()); i++) {
+    const row = rows.nth(i);
+    const category = await row.locator(':scope > .node__title .node__name').innerText();
+    await row.locator(':scope > .node__title').click();
+    const groups = row.locator(':scope > .node__children > .node:not(.node__leaf)');
+    for (let j = 0; j < (await groups.count()); j++) {
+      const group = groups.nth(j);
+      const groupName = (await group.locator(':scope > .node__title .node__name').textContent()) ?? '';
+      await group.locator(':scope > .node__title').click();
+      const leaves = group.locator(':scope > .node__children a.node__leaf');
+      for (let k = 0; k < (await leaves.count()); k++) {
+        const leaf = leaves.nth(k);
+        const href = (await leaf.getAttribute('href')) ?? '';
+        const [, groupUid = '', testUid = ''] = href.match(/#categories\/([^/]+)\/([^/]+)/) ?? [];
+        const testName = (await leaf.locator('.node__name').textContent()) ?? '';
+        refs.push({ category: category.trim(), group: groupName, groupUid, testUid, testName });
+      }
+    }
+  }
+  return dedupeRefs(refs);
+}
+
+async function gotoReport(page: Page, ctx: ScrapeContext, hash: string): Promise<void> {
+  try {
+    await page.goto(`${ctx.source.displayUrl}${hash}`, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('.side-nav, .app', { state: 'attached' });
+  } catch (err: unknown) {
+    throw new DiagnosisError('PAGE_TIMEOUT', `${ctx.source.displayUrl} did not load as an Allure 2 report: ${describeError(err)}`, {
+      input: ctx.input,
+      cause: err,
+    });
+  }
+}
+
+async function readFailure(page: Page, ctx: ScrapeContext, ref: FailureRef): Promise<RawFailure> {
+  const route = `#categories/${ref.groupUid}/${ref.testUid}/`;
+  await page.evaluate((hash) => {
+    window.location.hash = hash;
+  }, route);
+  await page.waitForSelector(`.test-result .tabs a[href="${route}"]`, { state: 'attached' });
+  await expandSteps(page);
+  const view = await readLevel3(page);
+  const html = await page.locator('.test-result').evaluate((el) => el.outerHTML);
+  await page.evaluate((hash) => {
+    window.location.hash = hash;
+  }, `${route}retries`);
+  await page.waitForSelector('.test-result-retries', { state: 'attached' });
+  const retries = await readRetries(page);
+  return toRawFailure(view, ctx, ref, {
+    retries,
+    html,
+    attachments: await Promise.all(view.attachments.map((a) => readAttachment(ctx, a))),
+  });
+}
+
+function toRawFailure(
+  view: Level3View,
+  ctx: ScrapeContext,
+  ref: FailureRef,
+  extra: { retries: RawFailure['retries']; html: string; attachments: RawAttachment[] },
+): RawFailure {
+  return {
+    ...emptyFailure({ name: view.name, key: view.fullName ?? view.name, status: view.status, url: level3Url(ctx.source.displayUrl, ref) }),
+    full_name: view.fullName,
+    reached_by: [ref.category, ref.group],
+    report_category: ref.category,
+    message: view.message,
+    trace: view.trace,
+    steps: view.steps,
+    parameters: view.parameters,
+    retries: extra.retries,
+    flaky: view.flaky,
+    attachments: extra.attachments,
+    source: { kind: 'page_html', text: extra.html },
+  };
+}
+
+/** The UI links each attachment's raw file; reading its bytes keeps non-UTF-8 logs decodable. */
+async function readAttachment(
+  ctx: ScrapeContext,
+  row: Level3View['attachments'][number],
+): Promise<RawAttachment> {
+  const base = { name: row.name, media_type: row.type };
+  if (row.download === null) return { ...base, body: null, error: 'the page links no file for it' };
+  try {
+    const got = await ctx.source.tryGet(row.download);
+    if (got === null) return { ...base, body: null, error: `${row.download} is missing` };
+    const charset = charsetOf(got.contentType);
+    return { ...base, body: got.body, ...(charset ? { declared_charset: charset } : {}) };
+  } catch (err: unknown) {
+    return { ...base, body: null, error: describeError(err) };
+  }
+}
+
+function unreadable(ctx: ScrapeContext, ref: FailureRef, error: string): RawFailure {
+  return {
+    ...emptyFailure({ name: ref.testName, key: ref.testUid, status: 'unknown', url: level3Url(ctx.source.displayUrl, ref) }),
+    reached_by: [ref.category, ref.group],
+    report_category: ref.category,
+    warnings: [`level-3 page could not be read: ${error}`],
+  };
+}
+
+/**
+ * Pages that have loaded the report app once and then move by hash: the single-page app does
+ * not reload its scripts per failure, which is what makes DOM mode fast enough for big runs.
+ */
+class PagePool {
+  private constructor(
+    private readonly free: Page[],
+    private readonly all: Page[],
+  ) {}
+
+  get size(): number {
+    return this.all.length;
+  }
+
+  static async open(ctx: ScrapeContext, size: number): Promise<PagePool> {
+    const browser = await ctx.browser();
+    const pages = await Promise.all(Array.from({ length: size }, () => browser.newPage()));
+    await Promise.all(pages.map((page) => gotoReport(page, ctx, '#categories')));
+    return new PagePool([...pages], pages);
+  }
+
+  async use<T>(work: (page: Page) => Promise<T>): Promise<T> {
+    const page = this.free.pop();
+    if (page === undefined) throw new Error('page pool exhausted: more work than pages');
+    try {
+      return await work(page);
+    } finally {
+      this.free.push(page);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.all.map((page) => page.close()));
+  }
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { DiagnosisError } from '../../../src/errors/index.ts';
+import type { Fetched, ReportSource } from '../../source/report-source.ts';
+
+/**
+ * Reads an Allure 2 report's data files, whether they sit beside index.html or are embedded in
+ * a `--single-file` report as `d('data/…','<base64>')` calls.
+ */
+export interface ReportFiles {
+  json<T>(path: string, schema: z.ZodType<T>): Promise<T>;
+  tryJson<T>(path: string, schema: z.ZodType<T>): Promise<T | null>;
+  bytes(path: string): Promise<Fetched | null>;
+  readonly singleFile: boolean;
+}
+
+const EMBEDDED = /d\('([^']+)','([A-Za-z0-9+/=]*)'\)/g;
+
+export async function openReportFiles(source: ReportSource): Promise<ReportFiles> {
+  const direct = await source.tryGet('data/categories.json');
+  if (direct !== null) return filesOf(source, null);
+  const index = await source.tryGet('index.html');
+  const embedded = new Map<string, Buffer>();
+  for (const match of index?.body.toString('utf8').matchAll(EMBEDDED) ?? []) {
+    embedded.set(match[1] as string, Buffer.from(match[2] as string, 'base64'));
+  }
+  return filesOf(source, embedded.size > 0 ? embedded : null);
+}
+
+function filesOf(source: ReportSource, embedded: Map<string, Buffer> | null): ReportFiles {
+  const bytes = async (path: string): Promise<Fetched | null> => {
+    if (embedded === null) return source.tryGet(path);
+    const body = embedded.get(path);
+    return body === undefined ? null : { body, contentType: null };
+  };
+  const tryJson = async <T>(path: string, schema: z.ZodType<T>): Promise<T | null> => {
+    const got = await bytes(path);
+    if (got === null) return null;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(got.body.toString('utf8'));
+    } catch (err: unknown) {
+      throw new DiagnosisError('MALFORMED_REPORT', `${source.rootUrl}${path} is not valid JSON`, {
+        input: source.displayUrl,
+        cause: err,
+      });
+    }
+    const result = schema.safeParse(parsed);
+    if (!result.success) {
+      throw new DiagnosisError(
+        'MALFORMED_REPORT',
+        `${source.rootUrl}${path} does not look like an Allure 2 data file: ${z.prettifyError(result.error)}`,
+        { input: source.displayUrl },
+      );
+    }
+    return result.data;
+  };
+  return {
+    singleFile: embedded !== null,
+    bytes,
+    tryJson,
+    json: async (path, schema) => {
+      const value = await tryJson(path, schema);
+      if (value === null) {
+        throw new DiagnosisError('MALFORMED_REPORT', `${source.rootUrl}${path} is missing from the report`, {
+          input: source.displayUrl,
+        });
+      }
+      return value;
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import { type Logger, pino } from 'pino';
+
+/**
+ * JSON-lines logs to stderr (stdout carries command output). Secrets that may appear in
+ * configuration or URLs are redacted at the source.
+ */
+export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+      redact: { paths: ['*.password', '*.token', '*.apiKey', '*.authorization', 'headers.authorization'], censor: '[redacted]' },
+    },
+    (options.destination ?? process.stderr) as pino.DestinationStream,
+  );
+}
