@@ -3,19 +3,15 @@ import { serveDir } from './test/helpers/static-server.ts';
 const srv = await serveDir(process.argv[2]!);
 const id = process.argv[3]!;
 const b = await BrowserSession.open(originOf(srv.url));
-const strip = (h: string) => h.replace(/<svg[\s\S]*?<\/svg>/g, '<svg/>').replace(/ class="[^"]*"/g, '').replace(/ style="[^"]*"/g, '');
+const strip = (h: string) => h.replace(/<svg[\s\S]*?<\/svg>/g, '<svg/>').replace(/ class="[^"]*"/g, '').replace(/ style="[^"]*"/g, '').replace(/ (tabindex|data-icon-color|type)="[^"]*"/g, '');
 try {
   await b.withPage(async (page) => {
-    await page.goto(`${srv.url}index.html#categories`);
-    await page.waitForSelector('div[id^="cat:"]');
-    for (const cat of await page.locator('div[id^="cat:"]').all()) await cat.locator('[data-testid="tree-arrow"]').first().click();
-    await page.locator(`button[data-tree-node-id="${id}"]`).click();
-    await page.waitForTimeout(1000);
-    console.log('URL', page.url());
-    const main = await page.locator('[data-testid=test-result-error-message]').first().evaluate((e) => {
-      let p: Element = e; for (let i = 0; i < 6 && p.parentElement; i++) p = p.parentElement; return p.outerHTML; });
-    console.log(strip(main).slice(0, 12000));
-    console.log('TESTIDS', await page.evaluate(() => [...new Set([...document.querySelectorAll('[data-testid]')].map(e => e.getAttribute('data-testid')))].join(' ')));
-    console.log('ARIA', await page.evaluate(() => [...new Set([...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')))].join(' | ')));
+    await page.goto(`${srv.url}index.html#categories/${id}`);
+    await page.waitForSelector('[data-testid=test-result-info-title]');
+    await page.waitForTimeout(500);
+    const dump = async (label: string) => console.log(`==== ${label}\n`, strip(await page.locator('[data-testid=base-layout] [data-tr-scroll-container]').first().evaluate((e) => e.outerHTML)).slice(0, 20000));
+    await dump("initial"); const t = page.locator("[data-testid=test-result-steps-subtree-toggle]"); if (await t.count()) { await t.first().click(); await page.waitForTimeout(300); await dump("after subtree toggle"); }
+    const err = page.locator('button[aria-label="Error"]');
+    if (await err.count()) { await err.first().click(); await page.waitForTimeout(300); await dump('after Error click'); }
   });
 } finally { await b.close(); await srv.close(); }

@@ -62,10 +62,13 @@ export function fileMatchesTest(frame: Frame, identity: TestIdentity): boolean {
   return identity.files.some((f) => pathsOverlap(frameStem, f));
 }
 
-/** A segment of the function name equals the test name: `InvoiceTest.totalIsSum`, `cart.TestSub.func1`. */
+/**
+ * A segment of the function name equals the test name: `InvoiceTest.totalIsSum`,
+ * `cart.TestSub.func1`, `TestSub/zero`.
+ */
 export function functionMatchesTest(frame: Frame, identity: TestIdentity): boolean {
   if (!frame.function || identity.names.length === 0) return false;
-  const segments = frame.function.split('.');
+  const segments = frame.function.split(/[./]/);
   return identity.names.some((name) => segments.includes(name));
 }
 

@@ -5,8 +5,9 @@ import { DiagnosisError, describeError } from '../../../src/errors/index.ts';
 /**
  * A generic three-level report platform (summary → list → detail), described by selectors
  * instead of code, so an internal CI site can be scraped by writing one JSON file.
- * Selectors are Playwright selectors (CSS by default). Objects are strict: a misspelt key is
- * reported instead of silently ignored, since a typo would otherwise read as "field missing".
+ * Selectors are CSS (what `document.querySelector` takes); row fields are read inside their
+ * row, and `:scope` is the row itself. Objects are strict: a misspelt key is reported instead of
+ * silently ignored, since a typo would otherwise read as "field missing" on every page.
  */
 
 const Selector = z.string().trim().min(1);
@@ -169,4 +170,25 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   }
   const where = at.length === 0 ? '(root)' : at.join('.');
   return `field "${where}": ${issue.message}`;
+}
+
+/** Every selector of the config with its path, so the browser can check them all once. */
+export function selectorsOf(config: GenericPlatformConfig): Array<[string, string]> {
+  const { summary, list, detail } = config;
+  const found: Array<[string, string | undefined]> = [
+    ...section('summary', summary, ['ready', 'row', 'title', 'link', 'failed']),
+    ...summary.environment.map((e, i): [string, string] => [`summary.environment.${i}.selector`, e.selector]),
+    ...section('list', list, ['ready', 'row', 'name', 'status', 'link', 'label', 'next']),
+    ...section('detail', detail, ['ready', 'name', 'fullName', 'status', 'message', 'trace', 'duration']),
+    ...(detail.parameters ? section('detail.parameters', detail.parameters, ['row', 'name', 'value']) : []),
+    ...detail.environment.map((e, i): [string, string] => [`detail.environment.${i}.selector`, e.selector]),
+    ...detail.logs.flatMap((log, i) =>
+      'toggle' in log ? section(`detail.logs.${i}`, log, ['toggle', 'content']) : section(`detail.logs.${i}`, log, ['link']),
+    ),
+  ];
+  return found.filter((entry): entry is [string, string] => entry[1] !== undefined);
+}
+
+function section<T extends object>(path: string, value: T, keys: Array<keyof T & string>): Array<[string, string | undefined]> {
+  return keys.map((key) => [`${path}.${key}`, value[key] as string | undefined]);
 }

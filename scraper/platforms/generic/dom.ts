@@ -1,13 +1,12 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DiagnosisError, describeError } from '../../../src/errors/index.ts';
 
 /**
- * DOM primitives of the generic walk. Every read checks `count()` first: `textContent()` on a
- * missing element waits for the whole timeout (shared/notes/allure.md), and a field missing on
- * some pages is normal on real platforms.
+ * DOM primitives of the generic walk. Each page is read in a few in-page evaluations rather
+ * than one Playwright call per field: a round trip costs 50–100 ms on a loaded CI machine, and
+ * a list page has dozens of fields. A selector that matches nothing gives null, never a wait
+ * (unlike `locator.textContent()`, which waits for the whole timeout).
  */
-
-export type Scope = Page | Locator;
 
 export interface PageOptions {
   timeoutMs: number;
@@ -39,41 +38,83 @@ export function pageError(url: string, err: unknown): DiagnosisError {
   );
 }
 
-/** Trimmed text of the first match, with `<br>` as a line break; null when nothing matches. */
-export async function textOf(scope: Scope, selector: string): Promise<string | null> {
-  const element = scope.locator(selector).first();
-  if ((await element.count()) === 0) return null;
-  return (await element.evaluate(readText)).trim();
+/** `text`: trimmed text with `<br>` as a line break; `href`: absolute link target. */
+export interface FieldSpec {
+  css: string;
+  take: 'text' | 'href';
 }
 
-/** Runs in the page: some report UIs render multi-line messages with `<br>`, not newlines. */
-function readText(element: Element): string {
-  const copy = element.cloneNode(true) as Element;
-  for (const br of Array.from(copy.querySelectorAll('br'))) br.replaceWith('\n');
-  return copy.textContent ?? '';
+export type Fields = Record<string, FieldSpec | undefined>;
+export type Row = Record<string, string | null>;
+
+/** Matches the element a row field is read from: the row itself. */
+export const SELF = ':scope';
+
+/**
+ * One record per element matching `row`, with each field read relative to it. A field whose
+ * selector is undefined or matches nothing is null; a link without href (a dead "next" span,
+ * `javascript:`) is null too.
+ */
+export async function extractRows(page: Page, row: string, fields: Fields): Promise<Row[]> {
+  const specs = Object.entries(fields).filter((e): e is [string, FieldSpec] => e[1] !== undefined);
+  const rows = await page.evaluate(readRowsInPage, { row, specs });
+  return rows.map((r) => Object.fromEntries(Object.keys(fields).map((k) => [k, r[k] ?? null])));
 }
 
-/** Absolute URL of the first matching link; null when there is no match or no href. */
-export async function hrefOf(scope: Scope, selector: string, base: string): Promise<string | null> {
-  const element = scope.locator(selector).first();
-  if ((await element.count()) === 0) return null;
-  const href = await element.getAttribute('href');
-  if (href === null || href.trim() === '' || href.trim().startsWith('javascript:')) return null;
-  return new URL(href.trim(), base).href;
+/** Document-level fields. */
+export async function extractPage(page: Page, fields: Fields): Promise<Row> {
+  const [record] = await extractRows(page, ':root', fields);
+  return record ?? Object.fromEntries(Object.keys(fields).map((k) => [k, null]));
 }
 
-/** Every match of `selector` under `scope`, in document order. */
-export async function all(scope: Scope, selector: string): Promise<Locator[]> {
-  return scope.locator(selector).all();
+/** Runs in the page, so it must not refer to anything outside itself. */
+function readRowsInPage(args: { row: string; specs: Array<[string, FieldSpec]> }): Row[] {
+  const read = (element: Element, take: FieldSpec['take']): string | null => {
+    if (take === 'href') {
+      const href = element.getAttribute('href')?.trim() ?? '';
+      return href === '' || /^javascript:/i.test(href) ? null : new URL(href, document.baseURI).href;
+    }
+    // Some report UIs render multi-line messages with <br>, not newlines.
+    const copy = element.cloneNode(true) as Element;
+    for (const br of Array.from(copy.querySelectorAll('br'))) br.replaceWith('\n');
+    return (copy.textContent ?? '').trim();
+  };
+  return Array.from(document.querySelectorAll(args.row)).map((row) => {
+    const record: Row = {};
+    for (const [name, spec] of args.specs) {
+      const element = spec.css === ':scope' ? row : row.querySelector(spec.css);
+      record[name] = element === null ? null : read(element, spec.take);
+    }
+    return record;
+  });
 }
 
-/** Waits until the element shows non-empty text, for content filled in after a click. */
-export async function waitForText(element: Locator, timeoutMs: number): Promise<string> {
-  await element.waitFor({ state: 'visible', timeout: timeoutMs });
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = (await element.evaluate(readText)).trim();
-    if (text !== '' || Date.now() >= deadline) return text;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** Config paths whose selector the browser rejects, so a typo fails once, naming the field. */
+export async function invalidSelectors(page: Page, selectors: Array<[string, string]>): Promise<string[]> {
+  return page.evaluate((list) => {
+    const probe = document.createDocumentFragment();
+    const bad: string[] = [];
+    for (const [path, css] of list) {
+      try {
+        probe.querySelector(css);
+      } catch (err: unknown) {
+        if (!(err instanceof DOMException)) throw err;
+        bad.push(`field "${path}": "${css}" is not a valid CSS selector`);
+      }
+    }
+    return bad;
+  }, selectors);
+}
+
+/** Waits until the element is shown with non-empty text, for content filled in after a click. */
+export async function waitForText(page: Page, css: string, timeoutMs: number): Promise<void> {
+  await page.waitForFunction(
+    (selector) => {
+      const element = document.querySelector(selector);
+      if (element === null || element.getClientRects().length === 0) return false;
+      return (element.textContent ?? '').trim() !== '';
+    },
+    css,
+    { timeout: timeoutMs, polling: 100 },
+  );
 }

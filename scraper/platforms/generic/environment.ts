@@ -1,22 +1,27 @@
 import type { EnvironmentField } from './config.ts';
-import { type Scope, textOf } from './dom.ts';
+import type { Fields, Row } from './dom.ts';
 
 export interface EnvironmentFact {
   name: string;
   value: string;
 }
 
-/** Reads the configured environment fields; a field the page does not show becomes a warning. */
-export async function readEnvironment(
-  scope: Scope,
+/** The fields to extract for the configured environment entries, keyed by position. */
+export function environmentFields(fields: readonly EnvironmentField[]): Fields {
+  return Object.fromEntries(fields.map((f, i) => [`env${i}`, { css: f.selector, take: 'text' as const }]));
+}
+
+/** Environment facts from extracted fields; one the page does not show becomes a warning. */
+export function readEnvironment(
+  shown: Row,
   fields: readonly EnvironmentField[],
   warnings: string[],
   where: string,
-): Promise<EnvironmentFact[]> {
+): EnvironmentFact[] {
   const facts: EnvironmentFact[] = [];
-  for (const field of fields) {
-    const value = await textOf(scope, field.selector);
-    if (value === null || value === '') {
+  for (const [i, field] of fields.entries()) {
+    const value = shown[`env${i}`];
+    if (value === null || value === undefined || value === '') {
       warnings.push(`${where}: environment "${field.name}" not shown ("${field.selector}")`);
     } else {
       facts.push({ name: field.name, value });

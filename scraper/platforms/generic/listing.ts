@@ -1,7 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
-import type { GenericPlatformConfig } from './config.ts';
-import { all, hrefOf, openPage, textOf } from './dom.ts';
-import { readEnvironment } from './environment.ts';
+import type { Page } from 'playwright-core';
+import { DiagnosisError } from '../../../src/errors/index.ts';
+import { type GenericPlatformConfig, selectorsOf } from './config.ts';
+import { extractPage, extractRows, invalidSelectors, openPage, type Row } from './dom.ts';
+import { type EnvironmentFact, environmentFields, readEnvironment } from './environment.ts';
 import { normaliseStatus, parseCount } from './parse.ts';
 
 /** Level 1 row: a suite or category of the summary page. */
@@ -25,7 +26,7 @@ export interface ListedTest {
 
 export interface SummaryPage {
   categories: Category[];
-  environment: Array<{ name: string; value: string }>;
+  environment: EnvironmentFact[];
   warnings: string[];
 }
 
@@ -38,38 +39,45 @@ export async function readSummary(
 ): Promise<SummaryPage> {
   const { summary } = config;
   await openPage(page, url, { timeoutMs, ready: summary.ready });
+  await checkSelectors(page, config);
   const warnings: string[] = [];
-  const categories: Category[] = [];
-  const rows = await all(page, summary.row);
+  const rows = await extractRows(page, summary.row, {
+    title: summary.title === undefined ? undefined : { css: summary.title, take: 'text' },
+    linkText: { css: summary.link, take: 'text' },
+    url: { css: summary.link, take: 'href' },
+    failed: summary.failed === undefined ? undefined : { css: summary.failed, take: 'text' },
+  });
   if (rows.length === 0) warnings.push(`summary ${url}: no row matches "${summary.row}"`);
-  for (const [index, row] of rows.entries()) {
-    const category = await readCategoryRow(row, page.url(), config, warnings, index);
-    if (category !== null && category.failed !== 0) categories.push(category);
-  }
-  const environment = await readEnvironment(page, summary.environment, warnings, `summary ${url}`);
+  const categories = rows
+    .map((row, index) => toCategory(row, index, config, warnings))
+    .filter((c): c is Category => c !== null && c.failed !== 0);
+  const shown = await extractPage(page, environmentFields(summary.environment));
+  const environment = readEnvironment(shown, summary.environment, warnings, `summary ${url}`);
   return { categories, environment, warnings };
 }
 
-async function readCategoryRow(
-  row: Locator,
-  base: string,
-  config: GenericPlatformConfig,
-  warnings: string[],
-  index: number,
-): Promise<Category | null> {
+/** A selector the browser rejects is a config error: it would read as "missing" on every page. */
+async function checkSelectors(page: Page, config: GenericPlatformConfig): Promise<void> {
+  const bad = await invalidSelectors(page, selectorsOf(config));
+  if (bad.length > 0) {
+    throw new DiagnosisError('PLATFORM_CONFIG_INVALID', `platform config "${config.name}" is invalid: ${bad.join('; ')}`, {
+      input: config.name,
+    });
+  }
+}
+
+function toCategory(row: Row, index: number, config: GenericPlatformConfig, warnings: string[]): Category | null {
   const { summary } = config;
-  const url = await hrefOf(row, summary.link, base);
-  if (url === null) {
+  if (row.url === null) {
     warnings.push(`summary row ${index + 1}: no link "${summary.link}", row skipped`);
     return null;
   }
-  const title = (summary.title && (await textOf(row, summary.title))) || (await textOf(row, summary.link)) || url;
-  const failedText = summary.failed === undefined ? null : await textOf(row, summary.failed);
-  const failed = failedText === null ? null : parseCount(failedText);
+  const title = row.title || row.linkText || row.url;
+  const failed = row.failed === null ? null : parseCount(row.failed);
   if (summary.failed !== undefined && failed === null) {
     warnings.push(`summary row "${title}": no failure count in "${summary.failed}", visited anyway`);
   }
-  return { title, url, failed };
+  return { title, url: row.url, failed };
 }
 
 /** Reads every list page of one category, following "next" up to `maxPages`. */
@@ -92,7 +100,7 @@ export async function readCategory(
     visited.add(url);
     await openPage(page, url, { timeoutMs, ready: list.ready });
     tests.push(...(await readListPage(page, { category, pageNo, config, warnings })));
-    url = list.next === undefined ? null : await hrefOf(page, list.next, page.url());
+    url = list.next === undefined ? null : (await extractPage(page, { next: { css: list.next, take: 'href' } })).next ?? null;
     if (url !== null && visited.has(url)) url = null;
   }
   if (category.failed !== null && category.failed !== tests.length) {
@@ -110,31 +118,41 @@ interface ListPage {
 }
 
 async function readListPage(page: Page, at: ListPage): Promise<ListedTest[]> {
-  const tests: ListedTest[] = [];
-  for (const [index, row] of (await all(page, at.config.list.row)).entries()) {
-    const test = await readTestRow(row, page.url(), at, `page ${at.pageNo} row ${index + 1}`);
-    if (test !== null) tests.push(test);
-  }
-  return tests;
+  const { list } = at.config;
+  const text = (css: string | undefined) => (css === undefined ? undefined : { css, take: 'text' as const });
+  const rows = await extractRows(page, list.row, {
+    name: text(list.name),
+    linkText: text(list.link),
+    url: { css: list.link, take: 'href' },
+    status: text(list.status),
+    label: text(list.label),
+  });
+  return rows
+    .map((row, index) => toListedTest(row, at, `page ${at.pageNo} row ${index + 1}`))
+    .filter((t): t is ListedTest => t !== null);
 }
 
-/** A failure row, or null for rows whose status is not a failure (passed, skipped, headers). */
-async function readTestRow(row: Locator, base: string, at: ListPage, where: string): Promise<ListedTest | null> {
+/** A failure row, or null for rows whose status is not a failure (passed, skipped). */
+function toListedTest(row: Row, at: ListPage, where: string): ListedTest | null {
   const { list, statusMap } = at.config;
   const title = at.category.title;
-  const shownStatus = list.status === undefined ? null : await textOf(row, list.status);
-  if (shownStatus !== null && !new RegExp(list.failedStatus, 'i').test(shownStatus)) return null;
-  const url = await hrefOf(row, list.link, base);
-  const name = (list.name && (await textOf(row, list.name))) || (await textOf(row, list.link));
-  if (url === null) {
-    if (shownStatus !== null) at.warnings.push(`list ${where} of "${title}": failure "${name}" has no link, skipped`);
+  if (row.status !== null && !new RegExp(list.failedStatus, 'i').test(row.status)) return null;
+  const name = row.name || row.linkText || row.url;
+  if (row.url === null) {
+    if (row.status !== null) at.warnings.push(`list ${where} of "${title}": failure "${name}" has no link, skipped`);
     return null;
   }
   const warnings: string[] = [];
-  if (list.status !== undefined && shownStatus === null) {
+  if (list.status !== undefined && row.status === null) {
     warnings.push(`list ${where} of "${title}" shows no status ("${list.status}")`);
   }
-  const status = shownStatus === null ? null : normaliseStatus(shownStatus, statusMap);
-  const label = (list.label && (await textOf(row, list.label))) || where;
-  return { name: name || url, status, url, reachedBy: [title, label], category: title, warnings };
+  const status = row.status === null ? null : normaliseStatus(row.status, statusMap);
+  return {
+    name: name || row.url,
+    status,
+    url: row.url,
+    reachedBy: [title, row.label || where],
+    category: title,
+    warnings,
+  };
 }
