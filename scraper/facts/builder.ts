@@ -9,7 +9,9 @@ import { classifyFailure } from './category.ts';
 export const MAX_FACT_CHARS = 500;
 /** Steps beyond this many are counted in a warning rather than listed. */
 export const MAX_STEP_FACTS = 20;
-const MAX_LOCATIONS = 30;
+/** Frames kept per issue: project frames carry the diagnosis; a few library frames give context. */
+const MAX_PROJECT_FRAMES = 20;
+const MAX_LIBRARY_FRAMES = 5;
 const OPERATION = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\S+/;
 
 /**
@@ -135,8 +137,15 @@ export class FactsBuilder {
   private locations(raw: RawFailure): Location[] {
     if (raw.trace === null) return [];
     const hints = { testName: raw.name, ...(raw.full_name === null ? {} : { testFullName: raw.full_name }) };
-    return parseStackTrace(raw.trace, hints).slice(0, MAX_LOCATIONS);
+    return selectLocations(parseStackTrace(raw.trace, hints));
   }
+}
+
+/** The whole trace stays in the evidence store; the facts keep the frames that matter. */
+function selectLocations(frames: Location[]): Location[] {
+  const project = frames.filter((f) => !f.library || f.role !== 'frame').slice(0, MAX_PROJECT_FRAMES);
+  const library = frames.filter((f) => f.library && f.role === 'frame').slice(0, MAX_LIBRARY_FRAMES);
+  return [...project, ...library].sort((a, b) => a.frame_index - b.frame_index);
 }
 
 function fact(type: Fact['type'], value: string, name?: string): Fact {

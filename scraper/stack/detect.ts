@@ -14,7 +14,8 @@ interface Signal {
 const SIGNALS: readonly Signal[] = [
   {
     language: 'java',
-    pattern: /^\s*at\s+[\w$./@]+\((?:[\w$.-]+\.(?:java|kt|kts|scala|groovy|clj)(?::\d+)?|Native Method|Unknown Source)\)/,
+    pattern:
+      /^\s*at\s+[\w$./@]+\((?:[\w$.-]+\.(?:java|kt|kts|scala|groovy|clj)(?::\d+)?|Native Method|Unknown Source)\)/,
     weight: 2,
   },
   { language: 'java', pattern: /^\s*\.\.\. \d+ (?:more|common frames omitted)\s*$/, weight: 1 },
@@ -28,14 +29,19 @@ const SIGNALS: readonly Signal[] = [
   { language: 'javascript', pattern: /^\s*at\s.*:\d+:\d+\)?\s*$/, weight: 2 },
   { language: 'javascript', pattern: /^\s*at\s.*\((?:<anonymous>|native|index \d+)\)\s*$/, weight: 1 },
   { language: 'javascript', pattern: /^\s*❯\s.*\S:\d+:\d+\s*$/, weight: 2 },
-  { language: 'javascript', pattern: /^\s*(?:[^@\s]*|(?:global|eval|module) code)@\S+:\d+:\d+\s*$/, weight: 2 },
+  {
+    language: 'javascript',
+    pattern: /^\s*(?:[^@\s]*|(?:global|eval|module) code)@\S+:\d+:\d+\s*$/,
+    weight: 2,
+  },
 ];
 
 export function detectLanguage(trace: string): Language {
   const scores = new Map<Language, number>();
   for (const line of traceLines(trace)) {
     for (const signal of SIGNALS) {
-      if (signal.pattern.test(line)) scores.set(signal.language, (scores.get(signal.language) ?? 0) + signal.weight);
+      if (signal.pattern.test(line))
+        scores.set(signal.language, (scores.get(signal.language) ?? 0) + signal.weight);
     }
   }
   let best: Language = 'unknown';

@@ -1,7 +1,7 @@
-import { TraceBuilder } from './trace-builder.ts';
-import type { Dialect, ParsedFrame, ParsedTrace } from './types.ts';
+import { type FrameFields, TraceBuilder } from './trace-builder.ts';
+import type { Dialect, ParsedTrace } from './types.ts';
 
-/** GOROOT installs (official tarball, distro packages, setup-go, gotip sdk) and the module cache. */
+/** GOROOT installs (official tarball, distro packages, setup-go, gotip sdk), the module cache, vendor/. */
 export const GO_LIBRARY_PATTERNS: readonly RegExp[] = [
   /(?:^|\/)usr\/local\/go\/src\//,
   /(?:^|\/)usr\/lib\/go(?:-[\d.]+)?\/src\//,
@@ -10,6 +10,7 @@ export const GO_LIBRARY_PATTERNS: readonly RegExp[] = [
   /(?:^|\/)Program Files\/Go\/src\//i,
   /(?:^|\/)go\/pkg\/mod\//,
   /(?:^|\/)pkg\/mod\/[^/]+\/[^@/]+@v/,
+  /(?:^|\/)vendor\//,
   /^_testmain\.go$/,
 ];
 
@@ -30,7 +31,8 @@ export const go: Dialect = {
   isLibrary: (frame) =>
     GO_LIBRARY_PATTERNS.some((p) => p.test(frame.file)) || GO_LIBRARY_FUNCTIONS.test(frame.qualified ?? ''),
   isTestCode: (frame) => /_test\.go$/.test(frame.file),
-  isTestFunction: (frame) => /(?:^|\.)(?:Test|Benchmark|Fuzz)(?:[A-Z_0-9]|$|\.|\/)/.test(frame.function ?? ''),
+  isTestFunction: (frame) =>
+    /(?:^|\.)(?:Test|Benchmark|Fuzz)(?:[A-Z_0-9]|$|\.|\/)/.test(frame.function ?? ''),
 };
 
 function parseGo(lines: readonly string[]): ParsedTrace {
@@ -38,7 +40,6 @@ function parseGo(lines: readonly string[]): ParsedTrace {
   let pendingFunction: string | null = null;
   let currentTest: string | null = null;
   for (const line of lines) {
-    if (builder.full) break;
     if (GOROUTINE.test(line)) {
       builder.startSection();
       pendingFunction = null;
@@ -59,7 +60,7 @@ function parseGo(lines: readonly string[]): ParsedTrace {
   return builder.build({ innermost: 'first', rootCause: 'first' });
 }
 
-function goFrame(file: string, line: number, qualified: string | null): Omit<ParsedFrame, 'section'> {
+function goFrame(file: string, line: number, qualified: string | null): FrameFields {
   const fn = qualified === null ? null : shortName(qualified);
   return { rawFile: file, line, column: null, function: fn, qualified, snippet: null };
 }
@@ -69,7 +70,10 @@ function goFrame(file: string, line: number, qualified: string | null): Omit<Par
  * the function a following location line belongs to, without its arguments.
  */
 function functionName(line: string): string | null {
-  const text = line.trim().replace(/^created by\s+/, '').replace(/\s+in goroutine \d+$/, '');
+  const text = line
+    .trim()
+    .replace(/^created by\s+/, '')
+    .replace(/\s+in goroutine \d+$/, '');
   const name = text.endsWith(')') ? text.slice(0, argumentsStart(text)) : text;
   return /^[^\s]+$/.test(name) && !name.includes(':') ? name : null;
 }

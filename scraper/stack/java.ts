@@ -1,5 +1,5 @@
-import { TraceBuilder } from './trace-builder.ts';
-import type { Dialect, Frame, ParsedFrame, ParsedTrace } from './types.ts';
+import { type FrameFields, TraceBuilder } from './trace-builder.ts';
+import type { Dialect, Frame, ParsedTrace } from './types.ts';
 
 /**
  * Packages whose frames are runtime or framework code, not the project's. Exported so callers
@@ -49,7 +49,6 @@ function parseJava(lines: readonly string[]): ParsedTrace {
   // Causes printed deeper than the Suppressed: header that opened them belong to that suppressed chain.
   let suppressedIndent: number | null = null;
   for (const line of lines) {
-    if (builder.full) break;
     const suppressed = SUPPRESSED.exec(line);
     const caused = CAUSED_BY.exec(line);
     if (suppressed) {
@@ -67,7 +66,7 @@ function parseJava(lines: readonly string[]): ParsedTrace {
   return builder.build({ innermost: 'first', rootCause: 'last' });
 }
 
-export function parseFrameLine(line: string): Omit<ParsedFrame, 'section'> | null {
+function parseFrameLine(line: string): FrameFields | null {
   const match = FRAME.exec(line);
   if (!match?.[1] || match[2] === undefined) return null;
   const symbol = match[1].slice(match[1].lastIndexOf('/') + 1);
@@ -88,7 +87,9 @@ export function parseFrameLine(line: string): Omit<ParsedFrame, 'section'> | nul
 
 /** `Invoice.java:42` → package path + file; `Native Method`/`Unknown Source` → path guessed from the class. */
 function parseSource(source: string, className: string): { file: string; line: number | null } {
-  const packagePath = className.includes('.') ? `${className.slice(0, className.lastIndexOf('.')).replace(/\./g, '/')}/` : '';
+  const packagePath = className.includes('.')
+    ? `${className.slice(0, className.lastIndexOf('.')).replace(/\./g, '/')}/`
+    : '';
   const match = /^([\w$.-]+\.\w+)(?::(\d+))?$/.exec(source.trim());
   if (match?.[1]) return { file: packagePath + match[1], line: match[2] ? Number(match[2]) : null };
   const outer = simpleName(className).split('$')[0] ?? className;

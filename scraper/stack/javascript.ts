@@ -1,12 +1,11 @@
-import { TraceBuilder } from './trace-builder.ts';
+import { type FrameFields, TraceBuilder } from './trace-builder.ts';
 import type { Dialect, Frame, ParsedFrame, ParsedTrace } from './types.ts';
 
-type FrameFields = Omit<ParsedFrame, 'section'>;
-
-/** Node internals, installed packages (allure-vitest's expect wrappers among them) and engine built-ins. */
+/** Node internals, installed or vendored packages (allure-vitest's expect wrappers among them), engine built-ins. */
 export const JAVASCRIPT_LIBRARY_PATTERNS: readonly RegExp[] = [
   /^node:/,
   /(?:^|\/)node_modules\//,
+  /(?:^|\/)vendor\//,
   /^<anonymous>$/,
   /^native$/,
   /^\[native code\]$/,
@@ -29,8 +28,9 @@ const CAUSE = /^\s*(?:Caused by:|\[cause\]:)/;
 export const javascript: Dialect = {
   language: 'javascript',
   parse: parseJavaScript,
-  isLibrary: (frame) => JAVASCRIPT_LIBRARY_PATTERNS.some((p) => p.test(frame.file)) || isOldNodeInternal(frame),
-  isTestCode: (frame) => /\.(?:test|spec)\.[cm]?[jt]sx?$|(?:^|\/)__tests__\//.test(frame.file),
+  isLibrary: (frame) =>
+    JAVASCRIPT_LIBRARY_PATTERNS.some((p) => p.test(frame.file)) || isOldNodeInternal(frame),
+  isTestCode: (frame) => /\.(?:test|spec|cy)\.[cm]?[jt]sx?$|(?:^|\/)__tests__\//.test(frame.file),
   // JS test names are sentences, not functions: the test frame is found by file.
   isTestFunction: () => false,
 };
@@ -44,7 +44,6 @@ function parseJavaScript(lines: readonly string[]): ParsedTrace {
   const builder = new TraceBuilder();
   let lastWasVitest = false;
   for (const line of lines) {
-    if (builder.full) break;
     if (CAUSE.test(line)) builder.startSection();
     const frame = parseFrameLine(line);
     if (frame) {
@@ -76,11 +75,16 @@ function parseVitest(line: string): FrameFields | null {
 
 function parseV8(line: string): FrameFields | null {
   // util.inspect opens the error's own properties with ` {` after the last frame.
-  const body = V8_FRAME.exec(line)?.[1]?.replace(/\s*\{$/, '').trim();
+  const body = V8_FRAME.exec(line)?.[1]
+    ?.replace(/\s*\{$/, '')
+    .trim();
   if (!body) return null;
   const open = body.indexOf(' (');
   if (open < 0 || !body.endsWith(')')) return location(body, null);
-  const fn = body.slice(0, open).replace(/^async\s+/, '').replace(/\s\[as [^\]]+\]$/, '');
+  const fn = body
+    .slice(0, open)
+    .replace(/^async\s+/, '')
+    .replace(/\s\[as [^\]]+\]$/, '');
   return location(body.slice(open + 2, -1), fn);
 }
 
@@ -103,5 +107,12 @@ function location(raw: string, fn: string | null): FrameFields | null {
 }
 
 function frameAt(file: string, line: number | null, column: number | null, fn: string | null): FrameFields {
-  return { rawFile: file, line: line || null, column: column || null, function: fn, qualified: null, snippet: null };
+  return {
+    rawFile: file,
+    line: line || null,
+    column: column || null,
+    function: fn,
+    qualified: null,
+    snippet: null,
+  };
 }

@@ -14,7 +14,11 @@ export interface FrameTraits {
   conventionalTest: boolean;
 }
 
-export function classifyFrames(frames: readonly Frame[], dialect: Dialect, hints?: StackHints): FrameTraits[] {
+export function classifyFrames(
+  frames: readonly Frame[],
+  dialect: Dialect,
+  hints?: StackHints,
+): FrameTraits[] {
   const identity = resolveTestIdentity(hints);
   const projectPrefixes = hints?.projectPrefixes ?? [];
   const libraryPrefixes = hints?.libraryPrefixes ?? [];
@@ -75,7 +79,8 @@ function pickFailureFrame(
     const t = traits[i];
     if (!t?.project || t.testCode) return false;
     // Frames that called the test (runners, base classes) are not where the error was raised.
-    const callerOfTest = trace.frames[i]?.section === testSection && testPosition >= 0 && position > testPosition;
+    const callerOfTest =
+      trace.frames[i]?.section === testSection && testPosition >= 0 && position > testPosition;
     return !callerOfTest;
   });
 }

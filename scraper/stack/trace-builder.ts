@@ -1,4 +1,4 @@
-import { MAX_FRAMES } from './limits.ts';
+import { MAX_FRAMES, OUTER_FRAMES_KEPT } from './limits.ts';
 import type { ParsedFrame, ParsedTrace } from './types.ts';
 
 /** How a language prints a trace, which decides the throw order. */
@@ -9,19 +9,17 @@ export interface PrintOrder {
   rootCause: 'first' | 'last';
 }
 
+export type FrameFields = Omit<ParsedFrame, 'section' | 'printedIndex'>;
+
 /**
- * Collects frames section by section (exception, cause, goroutine) and caps them, so every
- * dialect shares one notion of sections and throw order.
+ * Collects frames section by section (exception, cause, goroutine), so every dialect shares one
+ * notion of sections, throw order and output cap.
  */
 export class TraceBuilder {
   private readonly frames: ParsedFrame[] = [];
   private readonly secondary = new Set<number>();
   private section = 0;
   private sectionHasFrames = false;
-
-  get full(): boolean {
-    return this.frames.length >= MAX_FRAMES;
-  }
 
   /** Starts a new exception/cause block; secondary blocks (Suppressed:) never hold the failure. */
   startSection(secondary = false): void {
@@ -33,9 +31,8 @@ export class TraceBuilder {
     else this.secondary.delete(this.section);
   }
 
-  add(frame: Omit<ParsedFrame, 'section'>): void {
-    if (this.full) return;
-    this.frames.push({ ...frame, section: this.section });
+  add(frame: FrameFields): void {
+    this.frames.push({ ...frame, section: this.section, printedIndex: this.frames.length });
     this.sectionHasFrames = true;
   }
 
@@ -44,24 +41,47 @@ export class TraceBuilder {
   }
 
   build(order: PrintOrder): ParsedTrace {
-    const sections = this.sectionsInCauseOrder(order);
-    const failureOrder = sections
-      .filter((s) => !this.secondary.has(s))
-      .flatMap((s) => this.indicesInThrowOrder(s, order));
+    const bySection = this.indicesBySection(order);
+    const sections = [...bySection.keys()];
+    if (order.rootCause === 'last') sections.reverse();
+    const inThrowOrder = (s: number): number[] => bySection.get(s) ?? [];
+    const failureOrder = sections.filter((s) => !this.secondary.has(s)).flatMap(inThrowOrder);
     const searchOrder = [
       ...failureOrder,
-      ...sections.filter((s) => this.secondary.has(s)).flatMap((s) => this.indicesInThrowOrder(s, order)),
+      ...sections.filter((s) => this.secondary.has(s)).flatMap(inThrowOrder),
     ];
-    return { frames: this.frames, failureOrder, searchOrder };
+    return this.cut(failureOrder, searchOrder);
   }
 
-  private sectionsInCauseOrder(order: PrintOrder): number[] {
-    const printed = [...new Set(this.frames.map((f) => f.section))];
-    return order.rootCause === 'first' ? printed : printed.reverse();
+  /**
+   * Keeps MAX_FRAMES: the innermost ones in throw order (where the error was raised) and a few
+   * outermost (where the test called in), so both roles survive a deep recursion.
+   */
+  private cut(failureOrder: number[], searchOrder: number[]): ParsedTrace {
+    if (this.frames.length <= MAX_FRAMES) return { frames: this.frames, failureOrder, searchOrder };
+    const kept = new Set([
+      ...searchOrder.slice(0, MAX_FRAMES - OUTER_FRAMES_KEPT),
+      ...searchOrder.slice(-OUTER_FRAMES_KEPT),
+    ]);
+    const printed = [...kept].sort((a, b) => a - b);
+    const position = new Map(printed.map((original, i) => [original, i]));
+    const remap = (indices: number[]): number[] => indices.flatMap((i) => position.get(i) ?? []);
+    return {
+      frames: printed.flatMap((i) => this.frames[i] ?? []),
+      failureOrder: remap(failureOrder),
+      searchOrder: remap(searchOrder),
+    };
   }
 
-  private indicesInThrowOrder(section: number, order: PrintOrder): number[] {
-    const indices = this.frames.flatMap((f, i) => (f.section === section ? [i] : []));
-    return order.innermost === 'first' ? indices : indices.reverse();
+  /** Frame indices of each section (in printed section order), innermost first. */
+  private indicesBySection(order: PrintOrder): Map<number, number[]> {
+    const bySection = new Map<number, number[]>();
+    this.frames.forEach((frame, i) => {
+      const indices = bySection.get(frame.section) ?? [];
+      indices.push(i);
+      bySection.set(frame.section, indices);
+    });
+    if (order.innermost === 'last') for (const indices of bySection.values()) indices.reverse();
+    return bySection;
   }
 }

@@ -25,6 +25,8 @@ export interface ParsedFrame {
   snippet: string | null;
   /** Which exception, cause or goroutine block of the trace the frame belongs to. */
   section: number;
+  /** Position in the trace as printed; gaps appear when a long trace is cut. */
+  printedIndex: number;
 }
 
 /** A parsed frame whose path has been normalised, ready to classify. */

@@ -42,12 +42,10 @@ async function assertHasTests(files: ReportFiles, ctx: ScrapeContext, failures: 
 }
 
 async function readFailure(files: ReportFiles, ctx: ScrapeContext, ref: FailureRef): Promise<RawFailure> {
-  const path = `data/test-cases/${ref.testUid}.json`;
-  const testCase = await files.json(path, TestCase);
-  const raw = (await files.bytes(path))?.body.toString('utf8') ?? '';
+  const { value: testCase, text } = await files.jsonWithText(`data/test-cases/${ref.testUid}.json`, TestCase);
   const failure = toRawFailure(testCase, ctx, ref);
   failure.attachments = await Promise.all(collectAttachments(testCase).map((a) => readAttachment(files, a)));
-  failure.source = { kind: 'page_data', text: raw };
+  failure.source = { kind: 'page_data', text };
   return failure;
 }
 
@@ -71,11 +69,25 @@ export function toRawFailure(testCase: TestCase, ctx: ScrapeContext, ref: Failur
   };
 }
 
+/**
+ * The steps as the UI shows them: an attachment recorded as a step is an attachment, not a
+ * step, and a step's message is shown only where Allure flags it (the failing leaf, not each
+ * parent repeating it).
+ */
 function flattenSteps(steps: readonly Step[], depth: number): RawFailure['steps'] {
-  return steps.flatMap((step) => [
-    { name: step.name ?? '', status: step.status ?? null, depth, message: step.statusMessage ?? null },
-    ...flattenSteps(step.steps ?? [], depth + 1),
-  ]);
+  return steps.flatMap((step) =>
+    step.attachmentStep
+      ? []
+      : [
+          {
+            name: step.name ?? '',
+            status: step.status ?? null,
+            depth,
+            message: step.shouldDisplayMessage ? (step.statusMessage ?? null) : null,
+          },
+          ...flattenSteps(step.steps ?? [], depth + 1),
+        ],
+  );
 }
 
 function collectAttachments(testCase: TestCase): Attachment[] {

@@ -36,30 +36,45 @@ export async function scrapeAllure2Dom(ctx: ScrapeContext): Promise<ScrapeSummar
   return { environment: [], warnings, mode: 'dom', failures: refs.length };
 }
 
+/**
+ * Levels 1 and 2: opens every category and message group, then reads every test link with the
+ * titles of the levels above it. Allure 2.3x+ re-renders the whole tree on each click, so a
+ * thousand groups clicked one by one cost minutes; the UI's own "expand all" (what it does for a
+ * search) opens them in one pass. Older UIs without it are clicked open.
+ */
 async function listFailures(page: Page, ctx: ScrapeContext): Promise<FailureRef[]> {
   await gotoReport(page, ctx, '#categories');
   await page.waitForSelector('.tree__content .node, .tree__empty, .tree__content:empty', { state: 'attached' });
-  const refs: FailureRef[] = [];
-  const rows = page.locator('.tree > .tree__content > .node');
-  for (let i = 0; i < (await rows.count()); i++) {
-    const row = rows.nth(i);
-    const category = await row.locator(':scope > .node__title .node__name').innerText();
-    await row.locator(':scope > .node__title').click();
-    const groups = row.locator(':scope > .node__children > .node:not(.node__leaf)');
-    for (let j = 0; j < (await groups.count()); j++) {
-      const group = groups.nth(j);
-      const groupName = (await group.locator(':scope > .node__title .node__name').textContent()) ?? '';
-      await group.locator(':scope > .node__title').click();
-      const leaves = group.locator(':scope > .node__children a.node__leaf');
-      for (let k = 0; k < (await leaves.count()); k++) {
-        const leaf = leaves.nth(k);
-        const href = (await leaf.getAttribute('href')) ?? '';
-        const [, groupUid = '', testUid = ''] = href.match(/#categories\/([^/]+)\/([^/]+)/) ?? [];
-        const testName = (await leaf.locator('.node__name').textContent()) ?? '';
-        refs.push({ category: category.trim(), group: groupName, groupUid, testUid, testName });
-      }
+  await page.evaluate(() => {
+    type TreeView = HTMLElement & { expandAllGroups?: (items: unknown) => void; treeProjection?: { items: unknown } };
+    const tree = document.querySelector('allure-tree-view') as TreeView | null;
+    if (tree?.expandAllGroups && tree.treeProjection) {
+      tree.expandAllGroups(tree.treeProjection.items);
+      return;
     }
-  }
+    const collapsed = '.tree .node[data-node-kind="group"]:not(.node__expanded) > .node__title';
+    for (let n = 0; n < 100_000; n++) {
+      const title = document.querySelector<HTMLElement>(collapsed);
+      if (!title) break;
+      title.click();
+    }
+  });
+  const refs = await page.evaluate(() =>
+    [...document.querySelectorAll('.tree > .tree__content > .node')].flatMap((category) =>
+      [...category.querySelectorAll(':scope > .node__children > .node[data-node-kind="group"]')].flatMap((group) =>
+        [...group.querySelectorAll(':scope > .node__children a.node__leaf')].map((leaf) => {
+          const [, groupUid = '', testUid = ''] = leaf.getAttribute('href')?.match(/#categories\/([^/]+)\/([^/]+)/) ?? [];
+          return {
+            category: category.querySelector(':scope > .node__title .node__name')?.textContent?.trim() ?? '',
+            group: group.querySelector(':scope > .node__title .node__name')?.textContent ?? '',
+            groupUid,
+            testUid,
+            testName: leaf.querySelector('.node__name')?.textContent ?? '',
+          };
+        }),
+      ),
+    ),
+  );
   return dedupeRefs(refs);
 }
 
@@ -76,7 +91,8 @@ async function gotoReport(page: Page, ctx: ScrapeContext, hash: string): Promise
 }
 
 async function readFailure(page: Page, ctx: ScrapeContext, ref: FailureRef): Promise<RawFailure> {
-  const route = `#categories/${ref.groupUid}/${ref.testUid}/`;
+  // The test-result route renders the same level-3 view without the 1,000-leaf tree beside it.
+  const route = `#testresult/${ref.testUid}/`;
   await page.evaluate((hash) => {
     window.location.hash = hash;
   }, route);

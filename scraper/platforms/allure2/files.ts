@@ -9,6 +9,8 @@ import type { Fetched, ReportSource } from '../../source/report-source.ts';
 export interface ReportFiles {
   json<T>(path: string, schema: z.ZodType<T>): Promise<T>;
   tryJson<T>(path: string, schema: z.ZodType<T>): Promise<T | null>;
+  /** The parsed file and its text, read once (the text is kept as evidence). */
+  jsonWithText<T>(path: string, schema: z.ZodType<T>): Promise<{ value: T; text: string }>;
   bytes(path: string): Promise<Fetched | null>;
   readonly singleFile: boolean;
 }
@@ -32,12 +34,13 @@ function filesOf(source: ReportSource, embedded: Map<string, Buffer> | null): Re
     const body = embedded.get(path);
     return body === undefined ? null : { body, contentType: null };
   };
-  const tryJson = async <T>(path: string, schema: z.ZodType<T>): Promise<T | null> => {
+  const tryJsonWithText = async <T>(path: string, schema: z.ZodType<T>): Promise<{ value: T; text: string } | null> => {
     const got = await bytes(path);
     if (got === null) return null;
+    const text = got.body.toString('utf8');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(got.body.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch (err: unknown) {
       throw new DiagnosisError('MALFORMED_REPORT', `${source.rootUrl}${path} is not valid JSON`, {
         input: source.displayUrl,
@@ -52,20 +55,22 @@ function filesOf(source: ReportSource, embedded: Map<string, Buffer> | null): Re
         { input: source.displayUrl },
       );
     }
-    return result.data;
+    return { value: result.data, text };
+  };
+  const jsonWithText = async <T>(path: string, schema: z.ZodType<T>): Promise<{ value: T; text: string }> => {
+    const got = await tryJsonWithText(path, schema);
+    if (got === null) {
+      throw new DiagnosisError('MALFORMED_REPORT', `${source.rootUrl}${path} is missing from the report`, {
+        input: source.displayUrl,
+      });
+    }
+    return got;
   };
   return {
     singleFile: embedded !== null,
     bytes,
-    tryJson,
-    json: async (path, schema) => {
-      const value = await tryJson(path, schema);
-      if (value === null) {
-        throw new DiagnosisError('MALFORMED_REPORT', `${source.rootUrl}${path} is missing from the report`, {
-          input: source.displayUrl,
-        });
-      }
-      return value;
-    },
+    jsonWithText,
+    tryJson: async (path, schema) => (await tryJsonWithText(path, schema))?.value ?? null,
+    json: async (path, schema) => (await jsonWithText(path, schema)).value,
   };
 }

@@ -33,6 +33,8 @@ export type Attachment = z.infer<typeof Attachment>;
 
 export type Step = {
   name?: string | null | undefined;
+  shouldDisplayMessage?: boolean | undefined;
+  attachmentStep?: boolean | undefined;
   status?: string | null | undefined;
   statusMessage?: string | null | undefined;
   steps?: Step[] | undefined;
@@ -43,6 +45,8 @@ export const Step: z.ZodType<Step> = z.lazy(() =>
     name: z.string().nullish(),
     status: z.string().nullish(),
     statusMessage: z.string().nullish(),
+    shouldDisplayMessage: z.boolean().optional(),
+    attachmentStep: z.boolean().optional(),
     steps: z.array(Step).optional(),
     attachments: z.array(Attachment).optional(),
   }),

@@ -133,7 +133,7 @@ export function parsePlatformConfig(value: unknown, origin: string): GenericPlat
   if (parsed.success) return parsed.data;
   throw new DiagnosisError(
     'PLATFORM_CONFIG_INVALID',
-    `platform config ${origin} is invalid: ${parsed.error.issues.map(describeIssue).join('; ')}`,
+    `platform config ${origin} is invalid: ${parsed.error.issues.map((issue) => describeIssue(issue)).join('; ')}`,
     { input: origin, cause: parsed.error },
   );
 }
@@ -163,10 +163,17 @@ function invalid(path: string, problem: string, cause: unknown): DiagnosisError 
 }
 
 /** `field "list.row": …`, naming unknown keys themselves rather than their parent. */
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const at = issue.path.map(String);
+function describeIssue(issue: z.core.$ZodIssue, under: readonly PropertyKey[] = []): string {
+  const at = [...under, ...issue.path].map(String);
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => `field "${[...at, key].join('.')}": unknown field`).join('; ');
+  }
+  if (issue.code === 'invalid_union') {
+    // The branch that came closest says what is wrong ("detail.logs.0.content" missing), where
+    // the union itself only says "Invalid input".
+    const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0];
+    if (closest !== undefined && closest.length > 0)
+      return closest.map((i) => describeIssue(i, at)).join('; ');
   }
   const where = at.length === 0 ? '(root)' : at.join('.');
   return `field "${where}": ${issue.message}`;
@@ -183,12 +190,18 @@ export function selectorsOf(config: GenericPlatformConfig): Array<[string, strin
     ...(detail.parameters ? section('detail.parameters', detail.parameters, ['row', 'name', 'value']) : []),
     ...detail.environment.map((e, i): [string, string] => [`detail.environment.${i}.selector`, e.selector]),
     ...detail.logs.flatMap((log, i) =>
-      'toggle' in log ? section(`detail.logs.${i}`, log, ['toggle', 'content']) : section(`detail.logs.${i}`, log, ['link']),
+      'toggle' in log
+        ? section(`detail.logs.${i}`, log, ['toggle', 'content'])
+        : section(`detail.logs.${i}`, log, ['link']),
     ),
   ];
   return found.filter((entry): entry is [string, string] => entry[1] !== undefined);
 }
 
-function section<T extends object>(path: string, value: T, keys: Array<keyof T & string>): Array<[string, string | undefined]> {
+function section<T extends object>(
+  path: string,
+  value: T,
+  keys: Array<keyof T & string>,
+): Array<[string, string | undefined]> {
   return keys.map((key) => [`${path}.${key}`, value[key] as string | undefined]);
 }

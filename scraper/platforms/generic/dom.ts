@@ -63,8 +63,10 @@ export async function extractRows(page: Page, row: string, fields: Fields): Prom
 
 /** Document-level fields. */
 export async function extractPage(page: Page, fields: Fields): Promise<Row> {
+  const none: Row = Object.fromEntries(Object.keys(fields).map((k) => [k, null]));
+  if (Object.values(fields).every((f) => f === undefined)) return none;
   const [record] = await extractRows(page, ':root', fields);
-  return record ?? Object.fromEntries(Object.keys(fields).map((k) => [k, null]));
+  return record ?? none;
 }
 
 /** Runs in the page, so it must not refer to anything outside itself. */

@@ -25,7 +25,8 @@ async function detectPlatform(config: GenericPlatformConfig, source: ReportSourc
   const { url, marker } = config.match;
   const patterns = url === undefined ? [] : Array.isArray(url) ? url : [url];
   const urls = [source.rootUrl, source.displayUrl];
-  if (patterns.length > 0 && !patterns.some((p) => urls.some((u) => new RegExp(p, 'i').test(u)))) return false;
+  if (patterns.length > 0 && !patterns.some((p) => urls.some((u) => new RegExp(p, 'i').test(u))))
+    return false;
   if (marker === undefined) return true;
   const page = await source.tryGet(config.summary.path);
   if (page === null) return false;

@@ -60,13 +60,22 @@ export async function readSummary(
 async function checkSelectors(page: Page, config: GenericPlatformConfig): Promise<void> {
   const bad = await invalidSelectors(page, selectorsOf(config));
   if (bad.length > 0) {
-    throw new DiagnosisError('PLATFORM_CONFIG_INVALID', `platform config "${config.name}" is invalid: ${bad.join('; ')}`, {
-      input: config.name,
-    });
+    throw new DiagnosisError(
+      'PLATFORM_CONFIG_INVALID',
+      `platform config "${config.name}" is invalid: ${bad.join('; ')}`,
+      {
+        input: config.name,
+      },
+    );
   }
 }
 
-function toCategory(row: Row, index: number, config: GenericPlatformConfig, warnings: string[]): Category | null {
+function toCategory(
+  row: Row,
+  index: number,
+  config: GenericPlatformConfig,
+  warnings: string[],
+): Category | null {
   const { summary } = config;
   if (row.url === null) {
     warnings.push(`summary row ${index + 1}: no link "${summary.link}", row skipped`);
@@ -94,17 +103,24 @@ export async function readCategory(
   let url: string | null = category.url;
   for (let pageNo = 1; url !== null; pageNo++) {
     if (pageNo > list.maxPages) {
-      warnings.push(`category "${category.title}": stopped after ${list.maxPages} list pages (list.maxPages)`);
+      warnings.push(
+        `category "${category.title}": stopped after ${list.maxPages} list pages (list.maxPages)`,
+      );
       break;
     }
     visited.add(url);
     await openPage(page, url, { timeoutMs, ready: list.ready });
     tests.push(...(await readListPage(page, { category, pageNo, config, warnings })));
-    url = list.next === undefined ? null : (await extractPage(page, { next: { css: list.next, take: 'href' } })).next ?? null;
+    url =
+      list.next === undefined
+        ? null
+        : ((await extractPage(page, { next: { css: list.next, take: 'href' } })).next ?? null);
     if (url !== null && visited.has(url)) url = null;
   }
   if (category.failed !== null && category.failed !== tests.length) {
-    warnings.push(`category "${category.title}": summary shows ${category.failed} failures, list has ${tests.length}`);
+    warnings.push(
+      `category "${category.title}": summary shows ${category.failed} failures, list has ${tests.length}`,
+    );
   }
   return { tests, warnings };
 }
@@ -139,7 +155,8 @@ function toListedTest(row: Row, at: ListPage, where: string): ListedTest | null 
   if (row.status !== null && !new RegExp(list.failedStatus, 'i').test(row.status)) return null;
   const name = row.name || row.linkText || row.url;
   if (row.url === null) {
-    if (row.status !== null) at.warnings.push(`list ${where} of "${title}": failure "${name}" has no link, skipped`);
+    if (row.status !== null)
+      at.warnings.push(`list ${where} of "${title}": failure "${name}" has no link, skipped`);
     return null;
   }
   const warnings: string[] = [];

@@ -1,9 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describeError } from '../../../src/errors/index.ts';
 import type { RawAttachment } from '../../raw.ts';
 import { charsetOf } from '../../text/index.ts';
 import type { FoldedLog, LinkedLog } from './config.ts';
-import { all, waitForText } from './dom.ts';
+import { extractPage, extractRows, SELF, waitForText } from './dom.ts';
 
 /**
  * Logs of a detail page, as attachments. Linked files are fetched through the page's own
@@ -22,10 +22,7 @@ export async function readLogs(
       const folded = await readFoldedLog(page, log, timeoutMs, warnings);
       if (folded !== null) attachments.push(folded);
     } else {
-      for (const link of await all(page, log.link)) {
-        const linked = await fetchLinked(page, link, log, timeoutMs);
-        if (linked !== null) attachments.push(linked);
-      }
+      attachments.push(...(await readLinkedLogs(page, log, timeoutMs)));
     }
   }
   return attachments;
@@ -45,36 +42,56 @@ async function readFoldedLog(
   }
   try {
     await toggle.click({ timeout: timeoutMs });
-    const text = await waitForText(page.locator(log.content).first(), timeoutMs);
-    if (text === '') warnings.push(`log "${log.name}" is empty after clicking "${log.toggle}"`);
-    return { name: log.name, media_type: 'text/plain', body: Buffer.from(text, 'utf8'), declared_charset: 'utf-8' };
+    await waitForText(page, log.content, timeoutMs);
+    const { text } = await extractPage(page, { text: { css: log.content, take: 'text' } });
+    return {
+      name: log.name,
+      media_type: 'text/plain',
+      body: Buffer.from(text ?? '', 'utf8'),
+      declared_charset: 'utf-8',
+    };
   } catch (err: unknown) {
-    const error = `log "${log.name}" could not be unfolded: ${describeError(err)}`;
+    const error = `log "${log.name}" could not be unfolded with "${log.toggle}": ${describeError(err)}`;
     return { name: log.name, media_type: null, body: null, error };
   }
 }
 
-async function fetchLinked(
-  page: Page,
-  link: Locator,
-  log: LinkedLog,
-  timeoutMs: number,
-): Promise<RawAttachment | null> {
-  const href = await link.getAttribute('href');
-  if (href === null || href.trim() === '') return null;
-  const url = new URL(href.trim(), page.url()).href;
-  const name = log.name ?? ((await link.textContent())?.trim() || fileName(url));
+async function readLinkedLogs(page: Page, log: LinkedLog, timeoutMs: number): Promise<RawAttachment[]> {
+  const links = await extractRows(page, log.link, {
+    url: { css: SELF, take: 'href' },
+    text: { css: SELF, take: 'text' },
+  });
+  const attachments: RawAttachment[] = [];
+  for (const link of links) {
+    if (link.url === null) continue;
+    attachments.push(
+      await fetchRaw(page, link.url, log.name ?? (link.text || fileName(link.url)), timeoutMs),
+    );
+  }
+  return attachments;
+}
+
+async function fetchRaw(page: Page, url: string, name: string, timeoutMs: number): Promise<RawAttachment> {
   try {
     const response = await page.request.get(url, { timeout: timeoutMs, failOnStatusCode: false });
     if (!response.ok()) {
       return { name, media_type: null, body: null, error: `${url} answered HTTP ${response.status()}` };
     }
     const contentType = response.headers()['content-type'] ?? null;
-    const attachment: RawAttachment = { name, media_type: mediaType(contentType), body: await response.body() };
+    const attachment: RawAttachment = {
+      name,
+      media_type: mediaType(contentType),
+      body: await response.body(),
+    };
     const charset = charsetOf(contentType);
     return charset === undefined ? attachment : { ...attachment, declared_charset: charset };
   } catch (err: unknown) {
-    return { name, media_type: null, body: null, error: `${url} could not be fetched: ${describeError(err)}` };
+    return {
+      name,
+      media_type: null,
+      body: null,
+      error: `${url} could not be fetched: ${describeError(err)}`,
+    };
   }
 }
 

@@ -1,4 +1,5 @@
 import type { BrowserSession } from '../../browser/index.ts';
+import type { RawFailure } from '../../raw.ts';
 import { forEachBounded } from '../pages.ts';
 import type { ScrapeContext, ScrapeSummary } from '../types.ts';
 import type { GenericPlatformConfig } from './config.ts';
@@ -12,10 +13,14 @@ import { type Category, type ListedTest, readCategory, readSummary } from './lis
  * detail page (level 3) in bounded parallel. Failures are emitted in level-1 then level-2 order
  * whatever order detail pages finish in.
  */
-export async function scrapeGeneric(config: GenericPlatformConfig, ctx: ScrapeContext): Promise<ScrapeSummary> {
+export async function scrapeGeneric(
+  config: GenericPlatformConfig,
+  ctx: ScrapeContext,
+): Promise<ScrapeSummary> {
   const browser = await ctx.browser();
   const warnings: string[] = [];
-  if (ctx.mode !== 'dom') warnings.push(`platform "${config.name}" has only a DOM mode; ${ctx.mode} was asked`);
+  if (ctx.mode !== 'dom')
+    warnings.push(`platform "${config.name}" has only a DOM mode; ${ctx.mode} was asked`);
   const summaryUrl = new URL(config.summary.path, ctx.source.rootUrl).href;
   const summary = await browser
     .withPage((page) => readSummary(page, summaryUrl, config, ctx.limits.pageTimeoutMs))
@@ -44,12 +49,16 @@ async function listFailures(
     categories,
     { concurrency: ctx.limits.concurrency, retries: ctx.limits.pageRetries },
     async (category, index) => {
-      const listed = await browser.withPage((page) => readCategory(page, category, config, ctx.limits.pageTimeoutMs));
+      const listed = await browser.withPage((page) =>
+        readCategory(page, category, config, ctx.limits.pageTimeoutMs),
+      );
       perCategory[index] = listed.tests;
       categoryWarnings[index] = listed.warnings;
     },
     async (category, index, error) => {
-      categoryWarnings[index] = [`category "${category.title}" (${category.url}) could not be listed, its failures are missing: ${error}`];
+      categoryWarnings[index] = [
+        `category "${category.title}" (${category.url}) could not be listed, its failures are missing: ${error}`,
+      ];
     },
   );
   warnings.push(...categoryWarnings.flat());
@@ -67,7 +76,7 @@ async function readDetails(
   // An emit that throws is the sink failing, not the page: it must end the scrape, not become
   // a "page could not be read" failure.
   const sinkErrors = new Map<number, unknown>();
-  const emit = async (order: number, failure: Parameters<ScrapeContext['emit']>[1]): Promise<void> => {
+  const emit = async (order: number, failure: RawFailure): Promise<void> => {
     try {
       await ctx.emit(order, failure);
     } catch (err: unknown) {

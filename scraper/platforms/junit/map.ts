@@ -27,10 +27,14 @@ export function isFlakyPass(testcase: JunitTestCase): boolean {
   return !isFailure(testcase) && (testcase.flakyFailure?.length ?? 0) + (testcase.flakyError?.length ?? 0) > 0;
 }
 
-/** Identity of a case: `classname.name` (Surefire, pytest), falling back to the suite for reporters without classname. */
+/**
+ * Identity of a case: `classname.name` (Surefire, pytest). pytest writes `classname=""` for a
+ * module that failed to import, whose name is then the module: the name alone. Reporters that
+ * write no classname at all are keyed under their suite.
+ */
 export function caseKey({ testcase, suites }: LocatedCase): string {
   const name = testcase['@name'] ?? '';
-  const owner = testcase['@classname'] || suites.at(-1)?.['@name'] || '';
+  const owner = testcase['@classname'] ?? suites.at(-1)?.['@name'] ?? '';
   return owner === '' ? name : `${owner}.${name}`;
 }
 
@@ -43,7 +47,7 @@ export function caseKey({ testcase, suites }: LocatedCase): string {
 export function toRawFailure(located: LocatedCase, url: string): RawFailure {
   const { testcase, suites } = located;
   const name = testcase['@name'] ?? '';
-  const classname = testcase['@classname'] || null;
+  const classname = testcase['@classname'] ?? null;
   const suiteName = suites.at(-1)?.['@name'] ?? null;
   const failures = testcase.failure ?? [];
   const errors = testcase.error ?? [];
@@ -60,8 +64,11 @@ export function toRawFailure(located: LocatedCase, url: string): RawFailure {
       status: failures.length > 0 ? 'failed' : 'broken',
       url,
     }),
-    full_name: classname === null ? null : `${classname}.${name}`,
-    reached_by: [suiteName, classname].filter((title): title is string => title !== null && title !== ''),
+    full_name: caseKey(located),
+    // Surefire, vitest and go-junit-report name the suite after the class/file: say it once.
+    reached_by: [suiteName, classname].filter(
+      (title, i, all): title is string => title !== null && title !== '' && (i === 0 || title !== all[i - 1]),
+    ),
     report_category: failures.length > 0 ? 'failure' : 'error',
     message: primary === undefined ? null : problemMessage(primary),
     trace: traces.length > 0 ? traces.join('\n\n') : null,
@@ -79,13 +86,20 @@ export function toRawFailure(located: LocatedCase, url: string): RawFailure {
 }
 
 /**
+ * go-junit-report writes this placeholder as every failure's message; the test's own output
+ * (the element text) says what failed.
+ */
+const PLACEHOLDER_MESSAGES = new Set(['Failed']);
+
+/**
  * First line of the message attribute. jest-junit writes no message and go-junit-report a bare
- * "Failed": the trace's first line or the exception type is the next best thing.
+ * "Failed": the trace's first line, then the exception type, is the next best thing.
  */
 function problemMessage(problem: JunitProblem): string | null {
-  return (
-    firstLine(problem['@message']) ?? firstLine(problemTrace(problem) ?? undefined) ?? firstLine(problem['@type'])
-  );
+  const attribute = firstLine(problem['@message']);
+  const fromTrace = firstLine(problemTrace(problem) ?? undefined);
+  if (attribute !== null && !(PLACEHOLDER_MESSAGES.has(attribute) && fromTrace !== null)) return attribute;
+  return fromTrace ?? firstLine(problem['@type']) ?? attribute;
 }
 
 function problemTrace(problem: JunitProblem): string | null {

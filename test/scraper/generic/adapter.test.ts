@@ -1,6 +1,10 @@
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGenericAdapter, type GenericPlatformConfig, loadPlatformConfig } from '../../../scraper/platforms/generic/index.ts';
+import {
+  createGenericAdapter,
+  type GenericPlatformConfig,
+  loadPlatformConfig,
+} from '../../../scraper/platforms/generic/index.ts';
 import type { Progress, ScrapeSummary } from '../../../scraper/platforms/types.ts';
 import type { RawFailure } from '../../../scraper/raw.ts';
 import { openReportSource, type ReportSource } from '../../../scraper/source/report-source.ts';
@@ -67,8 +71,15 @@ describe('generic platform adapter on the fixture platform', () => {
 
   it('detects the platform by URL and marker, and nothing else', async () => {
     const adapter = createGenericAdapter(config);
-    const elsewhere: ReportSource = { ...source, rootUrl: 'http://ci.example/reports/7/', displayUrl: 'http://ci.example/reports/7/index.html' };
-    const noMarker: ReportSource = { ...source, tryGet: async () => ({ body: Buffer.from('<html></html>'), contentType: 'text/html' }) };
+    const elsewhere: ReportSource = {
+      ...source,
+      rootUrl: 'http://ci.example/reports/7/',
+      displayUrl: 'http://ci.example/reports/7/index.html',
+    };
+    const noMarker: ReportSource = {
+      ...source,
+      tryGet: async () => ({ body: Buffer.from('<html></html>'), contentType: 'text/html' }),
+    };
 
     expect(await adapter.detect(source)).toBe(true);
     expect(await adapter.detect(elsewhere)).toBe(false);
@@ -113,7 +124,9 @@ describe('generic platform adapter on the fixture platform', () => {
   it('reads pytest parameters from the parameters table', () => {
     for (const c of truth) {
       const id = c.name.match(/\[(.+)\]$/)?.[1];
-      expect(byName(c).parameters).toEqual(id === undefined || byName(c).source === null ? [] : [{ name: 'id', value: id }]);
+      expect(byName(c).parameters).toEqual(
+        id === undefined || byName(c).source === null ? [] : [{ name: 'id', value: id }],
+      );
     }
   });
 
@@ -162,7 +175,12 @@ describe('generic platform adapter on the fixture platform', () => {
   });
 
   it('has no warning on pages that show every field', () => {
-    const quirky = [platform.quirks.noDuration, platform.quirks.noMessage, platform.quirks.serverError, platform.quirks.hang];
+    const quirky = [
+      platform.quirks.noDuration,
+      platform.quirks.noMessage,
+      platform.quirks.serverError,
+      platform.quirks.hang,
+    ];
     const clean = truth.filter((c) => !quirky.map((id) => withId(id).truth).includes(c));
     for (const c of clean) expect(byName(c).warnings).toEqual([]);
   });
@@ -178,11 +196,16 @@ describe('generic platform adapter on the fixture platform', () => {
       expect(failure.reached_by[0]).toBe(c.suite);
     }
     expect(error.failure.warnings).toEqual([expect.stringContaining('answered HTTP 500')]);
-    expect(hang.failure.warnings).toEqual([expect.stringMatching(/could not be read: .*Timeout 3000ms exceeded/)]);
+    expect(hang.failure.warnings).toEqual([
+      expect.stringMatching(/could not be read: .*Timeout 3000ms exceeded/),
+    ]);
   });
 
   it('reports the environment the summary page states, from the XML', () => {
-    const os = ['os.name', 'os.version', 'os.arch'].map(truthProperty).filter((v) => v !== null).join(' ');
+    const os = ['os.name', 'os.version', 'os.arch']
+      .map(truthProperty)
+      .filter((v) => v !== null)
+      .join(' ');
 
     expect(summary.environment).toEqual([
       { name: 'runner', value: truthHostname() },

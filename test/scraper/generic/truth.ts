@@ -46,7 +46,9 @@ const parser = new XMLParser({
 });
 
 export function truthCases(): TruthCase[] {
-  return shownFiles().flatMap((file) => suitesIn(parser.parse(readFileSync(join(JUNIT_DIR, file)))).flatMap(casesOf));
+  return shownFiles().flatMap((file) =>
+    suitesIn(parser.parse(readFileSync(join(JUNIT_DIR, file)))).flatMap(casesOf),
+  );
 }
 
 export function truthFailures(): TruthCase[] {
@@ -67,7 +69,9 @@ function casesOf(suite: Node): TruthCase[] {
     const failure = first(c.failure);
     const error = first(c.error);
     const problem = failure ?? error;
-    const output = [textOf(first(c['system-out'])), textOf(first(c['system-err']))].filter((t) => t.trim() !== '');
+    const output = [textOf(first(c['system-out'])), textOf(first(c['system-err']))].filter(
+      (t) => t.trim() !== '',
+    );
     return {
       suite: String(suite['@name']),
       index,

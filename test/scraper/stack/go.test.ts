@@ -139,14 +139,29 @@ const cases: Case[] = [
   {
     name: 'runtime panic in an inlined method called from the test',
     trace: PANIC_NIL_MAP,
-    failure: { file: '/tmp/stackgen/go/cart/cart.go', line: 15, function: 'cart.(*Cart).Add', frame_index: 3 },
-    test: { file: '/tmp/stackgen/go/cart/cart_test.go', line: 16, function: 'cart.TestNilMap', frame_index: 4 },
+    failure: {
+      file: '/tmp/stackgen/go/cart/cart.go',
+      line: 15,
+      function: 'cart.(*Cart).Add',
+      frame_index: 3,
+    },
+    test: {
+      file: '/tmp/stackgen/go/cart/cart_test.go',
+      line: 16,
+      function: 'cart.TestNilMap',
+      frame_index: 4,
+    },
   },
   {
     name: 'explicit panic(...) in project code',
     trace: PANIC_EXPLICIT,
     hints: { testName: 'TestExplicitPanic' },
-    failure: { file: '/tmp/stackgen/go/cart/cart.go', line: 13, function: 'cart.(*Cart).Add', frame_index: 3 },
+    failure: {
+      file: '/tmp/stackgen/go/cart/cart.go',
+      line: 13,
+      function: 'cart.(*Cart).Add',
+      frame_index: 3,
+    },
     test: {
       file: '/tmp/stackgen/go/cart/cart_test.go',
       line: 35,
@@ -213,13 +228,22 @@ describe('Go stack traces', () => {
       'testing.tRunner',
       'testing.(*T).Run',
     ]);
-    expect(locations[6]).toMatchObject({ file: '/usr/local/go/src/testing/testing.go', line: 2101, column: null });
+    expect(locations[6]).toMatchObject({
+      file: '/usr/local/go/src/testing/testing.go',
+      line: 2101,
+      column: null,
+    });
   });
 
   it('reads one frame per goroutine line pair in a full dump', () => {
     const locations = parseStackTrace(TIMEOUT);
     expect(locations).toHaveLength(15);
-    expect(locations[7]).toMatchObject({ file: '_testmain.go', line: 54, function: 'main.main', library: true });
+    expect(locations[7]).toMatchObject({
+      file: '_testmain.go',
+      line: 54,
+      function: 'main.main',
+      library: true,
+    });
   });
 
   it('names test log lines after the test that printed them', () => {

@@ -12,7 +12,11 @@ export interface RoleExpectation {
 }
 
 /** Exactly one frame carries the role with these values, or none when `expected` is null. */
-export function expectRole(locations: Location[], role: LocationRole, expected: RoleExpectation | null): void {
+export function expectRole(
+  locations: Location[],
+  role: LocationRole,
+  expected: RoleExpectation | null,
+): void {
   const found = locations.filter((l) => l.role === role);
   if (expected === null) {
     expect(found).toEqual([]);

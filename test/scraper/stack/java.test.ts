@@ -110,7 +110,12 @@ const cases: Case[] = [
   {
     name: 'JUnit exception inside a stream: failure in the nested class, test method below it',
     trace: JUNIT_NEGATIVE_LINE,
-    failure: { file: 'com/example/billing/Invoice.java', line: 27, function: 'Invoice$Pricer.price', frame_index: 0 },
+    failure: {
+      file: 'com/example/billing/Invoice.java',
+      line: 27,
+      function: 'Invoice$Pricer.price',
+      frame_index: 0,
+    },
     test: {
       file: 'com/example/billing/InvoiceJUnitTest.java',
       line: 18,
@@ -121,7 +126,12 @@ const cases: Case[] = [
   {
     name: 'JUnit Caused by: failure is the root cause frame, not the rethrow',
     trace: JUNIT_CAUSED_BY,
-    failure: { file: 'com/example/billing/Invoice.java', line: 19, function: 'Invoice.parseAmount', frame_index: 8 },
+    failure: {
+      file: 'com/example/billing/Invoice.java',
+      line: 19,
+      function: 'Invoice.parseAmount',
+      frame_index: 8,
+    },
     test: {
       file: 'com/example/billing/InvoiceJUnitTest.java',
       line: 23,
@@ -157,22 +167,42 @@ const cases: Case[] = [
     name: 'lambda in the test and a cause: hint picks the test method over main and the lambda',
     trace: LAMBDA_AND_CAUSE,
     hints: { testName: 'parsesAmount' },
-    failure: { file: 'com/example/billing/Invoice.java', line: 19, function: 'Invoice.parseAmount', frame_index: 7 },
-    test: { file: 'com/example/billing/InvoiceTest.java', line: 14, function: 'InvoiceTest.parsesAmount', frame_index: 2 },
+    failure: {
+      file: 'com/example/billing/Invoice.java',
+      line: 19,
+      function: 'Invoice.parseAmount',
+      frame_index: 7,
+    },
+    test: {
+      file: 'com/example/billing/InvoiceTest.java',
+      line: 14,
+      function: 'InvoiceTest.parsesAmount',
+      frame_index: 2,
+    },
   },
   {
     name: 'Suppressed: exceptions never supply the failure',
     trace: SUPPRESSED,
     hints: { testName: 'suppressed' },
     failure: null,
-    test: { file: 'com/example/billing/InvoiceTest.java', line: 23, function: 'InvoiceTest.suppressed', frame_index: 0 },
+    test: {
+      file: 'com/example/billing/InvoiceTest.java',
+      line: 23,
+      function: 'InvoiceTest.suppressed',
+      frame_index: 0,
+    },
   },
   {
     name: 'AssertionError thrown by the test method itself',
     trace: ASSERTION_IN_TEST,
     hints: { testFullName: 'com.example.billing.InvoiceTest.assertion' },
     failure: null,
-    test: { file: 'com/example/billing/InvoiceTest.java', line: 19, function: 'InvoiceTest.assertion', frame_index: 0 },
+    test: {
+      file: 'com/example/billing/InvoiceTest.java',
+      line: 19,
+      function: 'InvoiceTest.assertion',
+      frame_index: 0,
+    },
   },
   {
     name: 'Kotlin file-level function, logback tails, app// and module@version prefixes',
@@ -231,7 +261,11 @@ describe('Java stack traces', () => {
   it('skips "... N more" and keeps both exceptions of a Caused by chain', () => {
     const locations = parseStackTrace(JUNIT_CAUSED_BY);
     expect(locations).toHaveLength(9);
-    expect(locations[5]).toMatchObject({ file: 'java/lang/NumberFormatException.java', line: 67, library: true });
+    expect(locations[5]).toMatchObject({
+      file: 'java/lang/NumberFormatException.java',
+      line: 67,
+      library: true,
+    });
   });
 
   it('marks JUnit assertion frames as library', () => {
@@ -263,7 +297,9 @@ describe('Java stack traces', () => {
   });
 
   it('accepts extra library prefixes', () => {
-    const locations = parseStackTrace(KOTLIN_GRADLE, { libraryPrefixes: ['com.example.orders.OrderServiceKt'] });
+    const locations = parseStackTrace(KOTLIN_GRADLE, {
+      libraryPrefixes: ['com.example.orders.OrderServiceKt'],
+    });
     expect(locations[0]?.library).toBe(true);
     expectRole(locations, 'failure', {
       file: 'com/example/orders/OrderService.kt',

@@ -193,7 +193,13 @@ const cases: Case[] = [
   {
     name: 'Node: throw in project code through a node_modules callback',
     trace: NODE_SYNC,
-    failure: { file: '/tmp/stackgen/node/src/cart.cjs', line: 5, column: 25, function: 'Cart.add', frame_index: 0 },
+    failure: {
+      file: '/tmp/stackgen/node/src/cart.cjs',
+      line: 5,
+      column: 25,
+      function: 'Cart.add',
+      frame_index: 0,
+    },
     test: {
       file: '/tmp/stackgen/node/src/cart.test.cjs',
       line: 7,
@@ -212,12 +218,24 @@ const cases: Case[] = [
       function: 'Cart.loadRemote',
       frame_index: 1,
     },
-    test: { file: '/tmp/stackgen/node/src/cart.test.cjs', line: 5, column: 26, function: 'main', frame_index: 2 },
+    test: {
+      file: '/tmp/stackgen/node/src/cart.test.cjs',
+      line: 5,
+      column: 26,
+      function: 'main',
+      frame_index: 2,
+    },
   },
   {
     name: 'Node: inspected error with [cause]: the root cause holds the failure',
     trace: NODE_CAUSE,
-    failure: { file: '/tmp/stackgen/node/src/config.mjs', line: 1, column: 39, function: 'parse', frame_index: 4 },
+    failure: {
+      file: '/tmp/stackgen/node/src/config.mjs',
+      line: 1,
+      column: 39,
+      function: 'parse',
+      frame_index: 4,
+    },
     test: null,
   },
   {
@@ -231,19 +249,49 @@ const cases: Case[] = [
     trace: ALLURE_STEP_ASSERTION,
     hints: { testName: 'total inside a step', testFullName: 'vt:test/steps.test.ts#total inside a step' },
     failure: null,
-    test: { file: '/tmp/stackgen/vt/test/steps.test.ts', line: 9, column: 26, function: null, frame_index: 5 },
+    test: {
+      file: '/tmp/stackgen/vt/test/steps.test.ts',
+      line: 9,
+      column: 26,
+      function: null,
+      frame_index: 5,
+    },
   },
   {
     name: 'allure-vitest: error thrown by the code under test',
     trace: ALLURE_THROW,
-    failure: { file: '/tmp/stackgen/vt/src/cart.ts', line: 6, column: 13, function: 'Cart.add', frame_index: 0 },
-    test: { file: '/tmp/stackgen/vt/test/cart.test.ts', line: 14, column: 10, function: null, frame_index: 1 },
+    failure: {
+      file: '/tmp/stackgen/vt/src/cart.ts',
+      line: 6,
+      column: 13,
+      function: 'Cart.add',
+      frame_index: 0,
+    },
+    test: {
+      file: '/tmp/stackgen/vt/test/cart.test.ts',
+      line: 14,
+      column: 10,
+      function: null,
+      frame_index: 1,
+    },
   },
   {
     name: 'allure-vitest: async test',
     trace: ALLURE_ASYNC,
-    failure: { file: '/tmp/stackgen/vt/src/cart.ts', line: 6, column: 13, function: 'Cart.add', frame_index: 0 },
-    test: { file: '/tmp/stackgen/vt/test/cart.test.ts', line: 20, column: 10, function: null, frame_index: 1 },
+    failure: {
+      file: '/tmp/stackgen/vt/src/cart.ts',
+      line: 6,
+      column: 13,
+      function: 'Cart.add',
+      frame_index: 0,
+    },
+    test: {
+      file: '/tmp/stackgen/vt/test/cart.test.ts',
+      line: 20,
+      column: 10,
+      function: null,
+      frame_index: 1,
+    },
   },
   {
     name: 'vitest code frame: assertion, snippet from the excerpt',
@@ -266,6 +314,7 @@ const cases: Case[] = [
       line: 6,
       column: 13,
       function: 'Cart.add',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected snippet is source text quoting a template literal
       snippet: 'throw new RangeError(`qty must be positive, got ${qty}`);',
       frame_index: 0,
     },
@@ -274,7 +323,14 @@ const cases: Case[] = [
   {
     name: 'vitest Caused by: failure from the cause',
     trace: VITEST_CAUSE,
-    failure: { file: 'src/config.ts', line: 3, column: 17, function: 'readConfig', snippet: null, frame_index: 2 },
+    failure: {
+      file: 'src/config.ts',
+      line: 3,
+      column: 17,
+      function: 'readConfig',
+      snippet: null,
+      frame_index: 2,
+    },
     test: { file: 'test/cause.test.ts', line: 3, column: 28, function: null, frame_index: 3 },
   },
   {
@@ -339,7 +395,18 @@ describe('JavaScript stack traces', () => {
 
   it('marks node:, node_modules and <anonymous> frames as library', () => {
     const locations = parseStackTrace(NODE_SYNC);
-    expect(locations.map((l) => l.library)).toEqual([false, false, true, false, false, false, true, true, true, true]);
+    expect(locations.map((l) => l.library)).toEqual([
+      false,
+      false,
+      true,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(locations[6]).toMatchObject({ file: 'node:internal/modules/cjs/loader', line: 1521, column: 14 });
     expect(parseStackTrace(NODE_ASYNC)[0]).toMatchObject({ file: '<anonymous>', line: null, library: true });
   });
@@ -363,7 +430,13 @@ describe('JavaScript stack traces', () => {
 
   it('reads eval frames from the evaluated code location', () => {
     const frame = parseStackTrace(CHROMIUM)[3];
-    expect(frame).toMatchObject({ file: '<anonymous>', line: 1, column: 33, function: 'inner', library: true });
+    expect(frame).toMatchObject({
+      file: '<anonymous>',
+      line: 1,
+      column: 33,
+      function: 'inner',
+      library: true,
+    });
   });
 
   it('keeps Node frames after the "... lines matching cause" marker and ` {`', () => {
@@ -375,7 +448,11 @@ describe('JavaScript stack traces', () => {
   it('parses Firefox vendor bundles as library', () => {
     const locations = parseStackTrace(FIREFOX);
     expect(locations[2]).toMatchObject({ function: null, file: 'src/app.js', line: 6 });
-    expect(locations[3]).toMatchObject({ function: 'init', file: 'node_modules/.vite/deps/vue.js', library: true });
+    expect(locations[3]).toMatchObject({
+      function: 'init',
+      file: 'node_modules/.vite/deps/vue.js',
+      library: true,
+    });
   });
 
   it('accepts a project prefix that is a path fragment', () => {

@@ -257,7 +257,12 @@ const cases: Case[] = [
     trace: PLAIN_DURING_HANDLING,
     hints: { testName: 'test_load_implicit', testFile: 'tests/test_cart.py' },
     failure: { file: '/tmp/stackgen/py/shop/cart.py', line: 26, function: 'load_implicit', frame_index: 0 },
-    test: { file: '/tmp/stackgen/py/tests/test_cart.py', line: 21, function: 'test_load_implicit', frame_index: 5 },
+    test: {
+      file: '/tmp/stackgen/py/tests/test_cart.py',
+      line: 21,
+      function: 'test_load_implicit',
+      frame_index: 5,
+    },
   },
   {
     name: 'pytest long: assertion in the test, function from the def line, snippet from ">"',
@@ -335,7 +340,13 @@ const cases: Case[] = [
   {
     name: 'pytest --tb=line: location only',
     trace: PYTEST_LINE,
-    failure: { file: '/tmp/stackgen/py/shop/cart.py', line: 10, function: null, snippet: null, frame_index: 0 },
+    failure: {
+      file: '/tmp/stackgen/py/shop/cart.py',
+      line: 10,
+      function: null,
+      snippet: null,
+      frame_index: 0,
+    },
     test: null,
   },
   {
@@ -371,7 +382,11 @@ describe('Python stack traces', () => {
       snippet: 'return _default_decoder.decode(s)',
       library: true,
     });
-    expect(locations[4]).toMatchObject({ file: '/tmp/stackgen/py/run_plain.py', function: '<module>', role: 'frame' });
+    expect(locations[4]).toMatchObject({
+      file: '/tmp/stackgen/py/run_plain.py',
+      function: '<module>',
+      role: 'frame',
+    });
   });
 
   it('does not take the ^^^ marker line as a snippet', () => {
@@ -383,7 +398,10 @@ describe('Python stack traces', () => {
   it('keeps the Windows original as raw_file', () => {
     const locations = parseStackTrace(WINDOWS);
     expect(locations[0]?.raw_file).toBe('C:\\ci\\ws\\tests\\test_prices.py');
-    expect(locations[2]).toMatchObject({ file: 'ci/ws/.venv/Lib/site-packages/decimalx/core.py', library: true });
+    expect(locations[2]).toMatchObject({
+      file: 'ci/ws/.venv/Lib/site-packages/decimalx/core.py',
+      library: true,
+    });
   });
 
   it('uses the hint to pick the test frame when a helper also looks like a test', () => {
