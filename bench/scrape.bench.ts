@@ -36,7 +36,9 @@ async function parent(): Promise<void> {
   const report = resolve(`var/bench/allure2-${values.failures}`);
   if (!existsSync(join(report, 'index.html'))) {
     console.log(`generating a ${values.failures}-failure Allure 2 report in ${report} …`);
-    const made = spawnSync('bash', ['bench/make-large-report.sh', report, String(values.failures)], { stdio: 'inherit' });
+    const made = spawnSync('bash', ['bench/make-large-report.sh', report, String(values.failures)], {
+      stdio: 'inherit',
+    });
     if (made.status !== 0) throw new Error('bench/make-large-report.sh failed');
   }
   // The report is served by this (parent) process, the scraper runs in a child: as in production,
@@ -46,14 +48,18 @@ async function parent(): Promise<void> {
     const rates: number[] = [];
     let rss = 0;
     let failures = 0;
-    for (let run = 0; run < Number(values.runs); run++) {
+    for (let attempt = 0; attempt < Number(values.runs); attempt++) {
       const out = await run(process.execPath, [
         '--import',
         'tsx',
         'bench/scrape.bench.ts',
         ...['--child', mode, '--url', served.url, '--concurrency', String(values.concurrency)],
       ]);
-      const result = JSON.parse(out.stdout.trim().split('\n').pop() as string) as { failures: number; seconds: number; maxRssMb: number };
+      const result = JSON.parse(out.stdout.trim().split('\n').pop() as string) as {
+        failures: number;
+        seconds: number;
+        maxRssMb: number;
+      };
       rates.push(result.failures / result.seconds);
       rss = Math.max(rss, result.maxRssMb);
       failures = result.failures;

@@ -1,8 +1,13 @@
 import type { Logger } from 'pino';
 import { DiagnosisError } from '../src/errors/index.ts';
-import { type FactsDocument, FactsDocument as FactsSchema, type Issue, type ScrapeMode } from '../src/schemas/index.ts';
+import {
+  type FactsDocument,
+  FactsDocument as FactsSchema,
+  type Issue,
+  type ScrapeMode,
+} from '../src/schemas/index.ts';
 import type { EvidenceStore } from '../src/store/evidence/index.ts';
-import { BrowserSession, type BrowserOptions, originOf } from './browser/index.ts';
+import { type BrowserOptions, BrowserSession, originOf } from './browser/index.ts';
 import { FactsBuilder } from './facts/index.ts';
 import { createRegistry, type PlatformChoice } from './platforms/registry.ts';
 import type { Progress, ScrapeLimits } from './platforms/types.ts';
@@ -46,7 +51,11 @@ export async function scrapeReport(options: ScrapeOptions, deps: ScrapeDeps): Pr
     : await registry.detect(source, options.input);
   const mode = options.mode ?? adapter.modes[0] ?? 'data';
   if (!adapter.modes.includes(mode)) {
-    throw new DiagnosisError('INVALID_ARGUMENT', `platform ${adapter.platform} cannot be scraped in ${mode} mode (it offers: ${adapter.modes.join(', ')})`, { input: mode });
+    throw new DiagnosisError(
+      'INVALID_ARGUMENT',
+      `platform ${adapter.platform} cannot be scraped in ${mode} mode (it offers: ${adapter.modes.join(', ')})`,
+      { input: mode },
+    );
   }
   const original = source;
   let served: ServedDir | undefined;
@@ -66,7 +75,10 @@ export async function scrapeReport(options: ScrapeOptions, deps: ScrapeDeps): Pr
       progress: deps.progress,
       log: deps.log,
       browser: () => {
-        browser ??= BrowserSession.open(originOf(source.rootUrl), { ...deps.browser, timeoutMs: limits.pageTimeoutMs });
+        browser ??= BrowserSession.open(originOf(source.rootUrl), {
+          ...deps.browser,
+          timeoutMs: limits.pageTimeoutMs,
+        });
         return browser;
       },
       emit: async (order, failure) => builder.add(order, failure),
@@ -96,5 +108,7 @@ export async function scrapeReport(options: ScrapeOptions, deps: ScrapeDeps): Pr
 }
 
 function rebase(issues: Issue[], from: string, to: string): Issue[] {
-  return issues.map((issue) => (issue.url.startsWith(from) ? { ...issue, url: to + issue.url.slice(from.length) } : issue));
+  return issues.map((issue) =>
+    issue.url.startsWith(from) ? { ...issue, url: to + issue.url.slice(from.length) } : issue,
+  );
 }

@@ -8,7 +8,10 @@ export function createLogger(options: { level?: string; destination?: NodeJS.Wri
   return pino(
     {
       level: options.level ?? process.env.LOG_LEVEL ?? 'info',
-      redact: { paths: ['*.password', '*.token', '*.apiKey', '*.authorization', 'headers.authorization'], censor: '[redacted]' },
+      redact: {
+        paths: ['*.password', '*.token', '*.apiKey', '*.authorization', 'headers.authorization'],
+        censor: '[redacted]',
+      },
     },
     (options.destination ?? process.stderr) as pino.DestinationStream,
   );

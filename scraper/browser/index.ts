@@ -1,1 +1,1 @@
-export { BrowserSession, CHROMIUM_ARGS, DEFAULT_BROWSER, originOf, type BrowserOptions } from './session.ts';
+export { type BrowserOptions, BrowserSession, CHROMIUM_ARGS, DEFAULT_BROWSER, originOf } from './session.ts';

@@ -47,7 +47,11 @@ export class BrowserSession {
     }
     let browser: Browser;
     try {
-      browser = await chromium.launch({ executablePath: opts.executablePath, headless: true, args: CHROMIUM_ARGS });
+      browser = await chromium.launch({
+        executablePath: opts.executablePath,
+        headless: true,
+        args: CHROMIUM_ARGS,
+      });
     } catch (err: unknown) {
       throw new DiagnosisError('BROWSER_UNAVAILABLE', `Chromium failed to start: ${describeError(err)}`, {
         input: opts.executablePath,

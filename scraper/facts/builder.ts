@@ -1,5 +1,5 @@
-import type { EvidenceStore } from '../../src/store/evidence/index.ts';
 import type { Fact, Issue, Location } from '../../src/schemas/index.ts';
+import type { EvidenceStore } from '../../src/store/evidence/index.ts';
 import type { RawAttachment, RawFailure } from '../raw.ts';
 import { parseStackTrace } from '../stack/index.ts';
 import { decodeBytes } from '../text/index.ts';
@@ -51,14 +51,17 @@ export class FactsBuilder {
       ...raw.attachments.flatMap((a) => this.attachmentFact(a, raw.url, warnings)),
       ...raw.parameters.map((p) => fact('parameter', p.value, p.name)),
       ...raw.labels.map((l) => fact('label', l.value, l.name)),
-      ...raw.retries.map((r, i) => fact('retry', r.message ? `${r.status}: ${r.message}` : r.status, `#${i + 1}`)),
+      ...raw.retries.map((r, i) =>
+        fact('retry', r.message ? `${r.status}: ${r.message}` : r.status, `#${i + 1}`),
+      ),
       ...(raw.flaky ? [fact('flaky', 'marked flaky by the report')] : []),
       ...(raw.duration_ms === null ? [] : [fact('duration', `${raw.duration_ms} ms`)]),
     ];
     if (raw.message === null) warnings.push('report shows no failure message');
     if (raw.trace === null) warnings.push('report shows no stack trace');
     const locations = this.locations(raw);
-    if (raw.trace !== null && locations.length === 0) warnings.push('stack trace has no frame with a file location');
+    if (raw.trace !== null && locations.length === 0)
+      warnings.push('stack trace has no frame with a file location');
     const issue: Issue = {
       id: '',
       category: classifyFailure(raw.status, raw.message, raw.trace),
@@ -120,7 +123,13 @@ export class FactsBuilder {
       return [];
     }
     if (!isTextual(attachment.media_type)) {
-      return [fact('attachment', `${attachment.media_type ?? 'binary'}, ${attachment.body.length} bytes`, attachment.name)];
+      return [
+        fact(
+          'attachment',
+          `${attachment.media_type ?? 'binary'}, ${attachment.body.length} bytes`,
+          attachment.name,
+        ),
+      ];
     }
     const decoded = decodeBytes(attachment.body, attachment.declared_charset);
     const evidence = this.store.put(decoded.text, {
@@ -131,7 +140,15 @@ export class FactsBuilder {
     });
     const preview = clip(decoded.text.trim(), MAX_FACT_CHARS);
     const type = /log|stdout|stderr|console|output/i.test(attachment.name) ? 'log' : 'attachment';
-    return [{ type, name: attachment.name, value: preview, evidence, truncated: preview.length < decoded.text.trim().length }];
+    return [
+      {
+        type,
+        name: attachment.name,
+        value: preview,
+        evidence,
+        truncated: preview.length < decoded.text.trim().length,
+      },
+    ];
   }
 
   private locations(raw: RawFailure): Location[] {

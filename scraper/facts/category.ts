@@ -30,18 +30,35 @@ const RULES: ReadonlyArray<{ category: IssueCategory; patterns: RegExp[] }> = [
   },
   {
     category: 'test_timeout',
-    patterns: [/Test timed out in \d+ms/, /\bTimeout(Error|Exception)\b/, /timed? ?out after \d+/i, /Failed: Timeout/],
+    patterns: [
+      /Test timed out in \d+ms/,
+      /\bTimeout(Error|Exception)\b/,
+      /timed? ?out after \d+/i,
+      /Failed: Timeout/,
+    ],
   },
   {
     category: 'test_assertion',
-    patterns: [/\bAssertion(Error|FailedError)\b/, /\bComparisonFailure\b/, /^\s*E\s+assert /m, /expected .+ to /i],
+    patterns: [
+      /\bAssertion(Error|FailedError)\b/,
+      /\bComparisonFailure\b/,
+      /^\s*E\s+assert /m,
+      /expected .+ to /i,
+    ],
+  },
+  {
+    // An unexpected exception, even where the runner files it as a "failure" (pytest's JUnit XML).
+    category: 'test_error',
+    patterns: [/^\s*([\w$]+\.)*\w*(Error|Exception)\b/, /^panic: /m],
   },
 ];
 
 export function classifyFailure(status: string, message: string | null, trace: string | null): IssueCategory {
   const text = `${message ?? ''}\n${(trace ?? '').slice(0, 4000)}`;
   for (const rule of RULES) {
-    if (rule.patterns.some((p) => p.test(text))) return rule.category;
+    // The exception-type rule reads only the message head: a trace always names some exception.
+    const subject = rule.category === 'test_error' ? (message ?? trace ?? '') : text;
+    if (rule.patterns.some((p) => p.test(subject))) return rule.category;
   }
   // Allure: failed = an assertion did not hold; broken = an unexpected exception.
   if (status === 'failed') return 'test_assertion';

@@ -1,2 +1,2 @@
-export { classifyFailure } from './category.ts';
 export { FactsBuilder, MAX_FACT_CHARS, MAX_STEP_FACTS } from './builder.ts';
+export { classifyFailure } from './category.ts';

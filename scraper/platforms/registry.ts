@@ -21,7 +21,9 @@ export function createRegistry(platformsDir: string): Registry {
   const builtIn: PlatformAdapter[] = [allure2Adapter, allure3Adapter];
   const generic = async (): Promise<PlatformAdapter[]> => {
     const names = (await readdir(platformsDir)).filter((f) => f.endsWith('.json')).sort();
-    return Promise.all(names.map(async (n) => createGenericAdapter(await loadPlatformConfig(join(platformsDir, n)))));
+    return Promise.all(
+      names.map(async (n) => createGenericAdapter(await loadPlatformConfig(join(platformsDir, n)))),
+    );
   };
   return {
     async byChoice(choice) {

@@ -31,7 +31,10 @@ export interface HttpOptions {
 
 const DEFAULT_HTTP: HttpOptions = { timeoutMs: 15_000, retries: 1 };
 
-export async function openReportSource(input: string, http: Partial<HttpOptions> = {}): Promise<ReportSource> {
+export async function openReportSource(
+  input: string,
+  http: Partial<HttpOptions> = {},
+): Promise<ReportSource> {
   const options = { ...DEFAULT_HTTP, ...http };
   if (/^https?:\/\//i.test(input)) return httpSource(input, options);
   const path = input.startsWith('file:') ? fileURLToPath(input) : resolve(input);
@@ -53,7 +56,9 @@ function httpSource(input: string, options: HttpOptions): ReportSource {
   const get = async (relative: string): Promise<Fetched> => {
     const fetched = await fetchWithRetry(new URL(relative, root).href, options);
     if (fetched === null) {
-      throw new DiagnosisError('HTTP_ERROR', `${new URL(relative, root).href} answered 404 Not Found`, { input });
+      throw new DiagnosisError('HTTP_ERROR', `${new URL(relative, root).href} answered 404 Not Found`, {
+        input,
+      });
     }
     return fetched;
   };
@@ -78,7 +83,8 @@ async function fetchWithRetry(url: string, options: HttpOptions): Promise<Fetche
         lastError = new Error(`HTTP ${res.status}`);
         continue;
       }
-      if (!res.ok) throw new DiagnosisError('HTTP_ERROR', `${url} answered HTTP ${res.status}`, { input: url });
+      if (!res.ok)
+        throw new DiagnosisError('HTTP_ERROR', `${url} answered HTTP ${res.status}`, { input: url });
       return { body: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') };
     } catch (err: unknown) {
       if (err instanceof DiagnosisError) throw err;
@@ -121,13 +127,23 @@ function dirSource(dir: string): ReportSource {
   };
 }
 
+/** A single file (a JUnit XML): only the file itself (relative '') exists in it. */
 function fileSource(path: string): ReportSource {
-  const read = async (): Promise<Fetched> => ({ body: await readFile(path), contentType: null });
+  const read = async (relative: string): Promise<Fetched | null> =>
+    relative === '' ? { body: await readFile(path), contentType: null } : null;
   return {
     rootUrl: pathToFileURL(path).href,
     displayUrl: pathToFileURL(path).href,
     isHttp: false,
-    get: read,
-    tryGet: async () => read(),
+    get: async (relative) => {
+      const got = await read(relative);
+      if (got === null) {
+        throw new DiagnosisError('INPUT_NOT_FOUND', `${path} is a single file: it holds no "${relative}"`, {
+          input: path,
+        });
+      }
+      return got;
+    },
+    tryGet: read,
   };
 }

@@ -15,7 +15,8 @@ export interface Decoded {
  * from internal CI machines are commonly GBK/GB18030, which chardet reports as GB18030.
  */
 export function decodeBytes(body: Buffer, declaredCharset?: string): Decoded {
-  if (isValidUtf8(body)) return { text: stripBom(body.toString('utf8')), encoding: 'utf-8', converted: false };
+  if (isValidUtf8(body))
+    return { text: stripBom(body.toString('utf8')), encoding: 'utf-8', converted: false };
   const candidates = [declaredCharset, chardet.detect(body) ?? undefined, 'gb18030', 'latin1'];
   for (const candidate of candidates) {
     const name = candidate?.toLowerCase();

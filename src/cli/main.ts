@@ -138,7 +138,8 @@ function summarise(facts: FactsDocument, out: string | undefined, always = false
   if (!always && out === undefined) return;
   const lines = [`${facts.issues.length} failures from ${facts.run.platform} (${facts.run.mode} mode)`];
   for (const issue of facts.issues) {
-    const where = issue.locations.find((l) => l.role === 'failure') ?? issue.locations.find((l) => l.role === 'test');
+    const where =
+      issue.locations.find((l) => l.role === 'failure') ?? issue.locations.find((l) => l.role === 'test');
     const place = where ? `${where.file}:${where.line ?? '?'}` : 'no location';
     lines.push(`  ${issue.id} [${issue.category}] ${issue.summary.slice(0, 90)}  → ${place}`);
   }

@@ -89,7 +89,10 @@ async function respond(root: string, rawUrl: string, res: ServerResponse, headOn
     return;
   }
   const info = await stat(path).catch((err: unknown) => {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+    if (
+      (err as NodeJS.ErrnoException).code === 'ENOENT' ||
+      (err as NodeJS.ErrnoException).code === 'ENOTDIR'
+    ) {
       return null;
     }
     throw err;

@@ -33,7 +33,14 @@ describe('EvidenceStore', () => {
 
     const fragment = await store.readFragment(id, 10, 12);
 
-    expect(fragment).toEqual({ id, from: 10, to: 12, total_lines: 50, text: 'line 10\nline 11\nline 12', truncated: false });
+    expect(fragment).toEqual({
+      id,
+      from: 10,
+      to: 12,
+      total_lines: 50,
+      text: 'line 10\nline 11\nline 12',
+      truncated: false,
+    });
   });
 
   it('caps a fragment and says it was truncated', async () => {

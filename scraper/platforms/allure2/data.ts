@@ -1,11 +1,18 @@
 import { DiagnosisError } from '../../../src/errors/index.ts';
+import { emptyFailure, type RawAttachment, type RawFailure } from '../../raw.ts';
 import { charsetOf } from '../../text/index.ts';
 import { forEachBounded } from '../pages.ts';
 import type { ScrapeContext, ScrapeSummary } from '../types.ts';
-import { type RawAttachment, type RawFailure, emptyFailure } from '../../raw.ts';
-import { type ReportFiles, openReportFiles } from './files.ts';
+import { openReportFiles, type ReportFiles } from './files.ts';
 import { type FailureRef, level3Url, refsFromTree } from './listing.ts';
-import { type Attachment, CategoriesTree, EnvironmentWidget, ExecutorsWidget, type Step, TestCase } from './schema.ts';
+import {
+  type Attachment,
+  CategoriesTree,
+  EnvironmentWidget,
+  ExecutorsWidget,
+  type Step,
+  TestCase,
+} from './schema.ts';
 
 /** Data mode: the report's JSON files, read over HTTP or from disk — the "platform interface" route. */
 export async function scrapeAllure2Data(ctx: ScrapeContext): Promise<ScrapeSummary> {
@@ -35,9 +42,12 @@ export async function scrapeAllure2Data(ctx: ScrapeContext): Promise<ScrapeSumma
 async function assertHasTests(files: ReportFiles, ctx: ScrapeContext, failures: number): Promise<void> {
   if (failures > 0) return;
   const summary = await files.bytes('widgets/summary.json');
-  const total = summary === null ? 0 : Number(JSON.parse(summary.body.toString('utf8'))?.statistic?.total ?? 0);
+  const total =
+    summary === null ? 0 : Number(JSON.parse(summary.body.toString('utf8'))?.statistic?.total ?? 0);
   if (total === 0) {
-    throw new DiagnosisError('EMPTY_REPORT', `report ${ctx.input} contains no test results`, { input: ctx.input });
+    throw new DiagnosisError('EMPTY_REPORT', `report ${ctx.input} contains no test results`, {
+      input: ctx.input,
+    });
   }
 }
 
@@ -107,7 +117,12 @@ async function readAttachment(files: ReportFiles, attachment: Attachment): Promi
 
 function unreadable(ctx: ScrapeContext, ref: FailureRef, error: string): RawFailure {
   return {
-    ...emptyFailure({ name: ref.testName, key: ref.testUid, status: 'unknown', url: level3Url(ctx.source.displayUrl, ref) }),
+    ...emptyFailure({
+      name: ref.testName,
+      key: ref.testUid,
+      status: 'unknown',
+      url: level3Url(ctx.source.displayUrl, ref),
+    }),
     reached_by: [ref.category, ref.group],
     report_category: ref.category,
     warnings: [`level-3 data could not be read: ${error}`],

@@ -81,7 +81,10 @@ export function readLevel3(page: Page): Promise<Level3View> {
         type: row.getAttribute('data-type'),
         download: row.querySelector('[data-download]')?.getAttribute('data-download') ?? null,
       })),
-      flaky: root.querySelector('.test-result__marks [class*="flaky"], .test-result__marks [data-tooltip="Flaky"]') !== null,
+      flaky:
+        root.querySelector(
+          '.test-result__marks [class*="flaky"], .test-result__marks [data-tooltip="Flaky"]',
+        ) !== null,
     };
   });
 }

@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { DiagnosisError, describeError } from '../../../src/errors/index.ts';
-import { type RawAttachment, type RawFailure, emptyFailure } from '../../raw.ts';
+import { emptyFailure, type RawAttachment, type RawFailure } from '../../raw.ts';
 import { charsetOf } from '../../text/index.ts';
 import { forEachBounded } from '../pages.ts';
 import type { ScrapeContext, ScrapeSummary } from '../types.ts';
-import { readLevel3, expandSteps, type Level3View, readRetries } from './dom-read.ts';
+import { expandSteps, type Level3View, readLevel3, readRetries } from './dom-read.ts';
 import { dedupeRefs, type FailureRef, level3Url } from './listing.ts';
 
 /** DOM mode: Playwright walks the UI's three levels as an engineer would click them. */
@@ -44,9 +44,14 @@ export async function scrapeAllure2Dom(ctx: ScrapeContext): Promise<ScrapeSummar
  */
 async function listFailures(page: Page, ctx: ScrapeContext): Promise<FailureRef[]> {
   await gotoReport(page, ctx, '#categories');
-  await page.waitForSelector('.tree__content .node, .tree__empty, .tree__content:empty', { state: 'attached' });
+  await page.waitForSelector('.tree__content .node, .tree__empty, .tree__content:empty', {
+    state: 'attached',
+  });
   await page.evaluate(() => {
-    type TreeView = HTMLElement & { expandAllGroups?: (items: unknown) => void; treeProjection?: { items: unknown } };
+    type TreeView = HTMLElement & {
+      expandAllGroups?: (items: unknown) => void;
+      treeProjection?: { items: unknown };
+    };
     const tree = document.querySelector('allure-tree-view') as TreeView | null;
     if (tree?.expandAllGroups && tree.treeProjection) {
       tree.expandAllGroups(tree.treeProjection.items);
@@ -61,17 +66,20 @@ async function listFailures(page: Page, ctx: ScrapeContext): Promise<FailureRef[
   });
   const refs = await page.evaluate(() =>
     [...document.querySelectorAll('.tree > .tree__content > .node')].flatMap((category) =>
-      [...category.querySelectorAll(':scope > .node__children > .node[data-node-kind="group"]')].flatMap((group) =>
-        [...group.querySelectorAll(':scope > .node__children a.node__leaf')].map((leaf) => {
-          const [, groupUid = '', testUid = ''] = leaf.getAttribute('href')?.match(/#categories\/([^/]+)\/([^/]+)/) ?? [];
-          return {
-            category: category.querySelector(':scope > .node__title .node__name')?.textContent?.trim() ?? '',
-            group: group.querySelector(':scope > .node__title .node__name')?.textContent ?? '',
-            groupUid,
-            testUid,
-            testName: leaf.querySelector('.node__name')?.textContent ?? '',
-          };
-        }),
+      [...category.querySelectorAll(':scope > .node__children > .node[data-node-kind="group"]')].flatMap(
+        (group) =>
+          [...group.querySelectorAll(':scope > .node__children a.node__leaf')].map((leaf) => {
+            const [, groupUid = '', testUid = ''] =
+              leaf.getAttribute('href')?.match(/#categories\/([^/]+)\/([^/]+)/) ?? [];
+            return {
+              category:
+                category.querySelector(':scope > .node__title .node__name')?.textContent?.trim() ?? '',
+              group: group.querySelector(':scope > .node__title .node__name')?.textContent ?? '',
+              groupUid,
+              testUid,
+              testName: leaf.querySelector('.node__name')?.textContent ?? '',
+            };
+          }),
       ),
     ),
   );
@@ -83,10 +91,14 @@ async function gotoReport(page: Page, ctx: ScrapeContext, hash: string): Promise
     await page.goto(`${ctx.source.displayUrl}${hash}`, { waitUntil: 'domcontentloaded' });
     await page.waitForSelector('.side-nav, .app', { state: 'attached' });
   } catch (err: unknown) {
-    throw new DiagnosisError('PAGE_TIMEOUT', `${ctx.source.displayUrl} did not load as an Allure 2 report: ${describeError(err)}`, {
-      input: ctx.input,
-      cause: err,
-    });
+    throw new DiagnosisError(
+      'PAGE_TIMEOUT',
+      `${ctx.source.displayUrl} did not load as an Allure 2 report: ${describeError(err)}`,
+      {
+        input: ctx.input,
+        cause: err,
+      },
+    );
   }
 }
 
@@ -119,7 +131,12 @@ function toRawFailure(
   extra: { retries: RawFailure['retries']; html: string; attachments: RawAttachment[] },
 ): RawFailure {
   return {
-    ...emptyFailure({ name: view.name, key: view.fullName ?? view.name, status: view.status, url: level3Url(ctx.source.displayUrl, ref) }),
+    ...emptyFailure({
+      name: view.name,
+      key: view.fullName ?? view.name,
+      status: view.status,
+      url: level3Url(ctx.source.displayUrl, ref),
+    }),
     full_name: view.fullName,
     reached_by: [ref.category, ref.group],
     report_category: ref.category,
@@ -153,7 +170,12 @@ async function readAttachment(
 
 function unreadable(ctx: ScrapeContext, ref: FailureRef, error: string): RawFailure {
   return {
-    ...emptyFailure({ name: ref.testName, key: ref.testUid, status: 'unknown', url: level3Url(ctx.source.displayUrl, ref) }),
+    ...emptyFailure({
+      name: ref.testName,
+      key: ref.testUid,
+      status: 'unknown',
+      url: level3Url(ctx.source.displayUrl, ref),
+    }),
     reached_by: [ref.category, ref.group],
     report_category: ref.category,
     warnings: [`level-3 page could not be read: ${error}`],

@@ -34,7 +34,10 @@ function filesOf(source: ReportSource, embedded: Map<string, Buffer> | null): Re
     const body = embedded.get(path);
     return body === undefined ? null : { body, contentType: null };
   };
-  const tryJsonWithText = async <T>(path: string, schema: z.ZodType<T>): Promise<{ value: T; text: string } | null> => {
+  const tryJsonWithText = async <T>(
+    path: string,
+    schema: z.ZodType<T>,
+  ): Promise<{ value: T; text: string } | null> => {
     const got = await bytes(path);
     if (got === null) return null;
     const text = got.body.toString('utf8');

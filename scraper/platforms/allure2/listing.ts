@@ -17,7 +17,13 @@ export interface FailureRef {
 export function dedupeRefs(refs: readonly FailureRef[]): FailureRef[] {
   const seen = new Set<string>();
   return [...refs]
-    .sort((a, b) => compare(a.category, b.category) || compare(a.group, b.group) || compare(a.testName, b.testName) || compare(a.testUid, b.testUid))
+    .sort(
+      (a, b) =>
+        compare(a.category, b.category) ||
+        compare(a.group, b.group) ||
+        compare(a.testName, b.testName) ||
+        compare(a.testUid, b.testUid),
+    )
     .filter((ref) => !seen.has(ref.testUid) && seen.add(ref.testUid));
 }
 

@@ -70,15 +70,15 @@ export const TestCase = z.object({
   parameters: z.array(z.object({ name: z.string(), value: z.string().nullish() })).default([]),
   extra: z
     .object({
-      retries: z
-        .array(z.object({ status: z.string(), statusDetails: z.string().nullish() }))
-        .default([]),
+      retries: z.array(z.object({ status: z.string(), statusDetails: z.string().nullish() })).default([]),
     })
     .default({ retries: [] }),
 });
 export type TestCase = z.infer<typeof TestCase>;
 
-export const EnvironmentWidget = z.array(z.object({ name: z.string(), values: z.array(z.string()).default([]) }));
+export const EnvironmentWidget = z.array(
+  z.object({ name: z.string(), values: z.array(z.string()).default([]) }),
+);
 
 export const ExecutorsWidget = z.array(
   z.object({

@@ -56,7 +56,10 @@ export const junitAdapter: PlatformAdapter = {
       for (const located of cases) {
         if (isFlakyPass(located.testcase)) flakyPasses.push(caseKey(located));
         if (!isFailure(located.testcase)) continue;
-        await ctx.emit(order++, toRawFailure(located, `${file.url}#${uniqueAnchor(anchors, caseKey(located))}`));
+        await ctx.emit(
+          order++,
+          toRawFailure(located, `${file.url}#${uniqueAnchor(anchors, caseKey(located))}`),
+        );
       }
     }
     ctx.progress.done();
@@ -71,9 +74,12 @@ export const junitAdapter: PlatformAdapter = {
       );
     }
     if (testCases === 0) {
-      throw new DiagnosisError('EMPTY_REPORT', `JUnit report ${ctx.input} has no test cases`, { input: ctx.input });
+      throw new DiagnosisError('EMPTY_REPORT', `JUnit report ${ctx.input} has no test cases`, {
+        input: ctx.input,
+      });
     }
-    if (notJunit.length > 0) warnings.push(`skipped XML files that are not JUnit reports: ${notJunit.join(', ')}`);
+    if (notJunit.length > 0)
+      warnings.push(`skipped XML files that are not JUnit reports: ${notJunit.join(', ')}`);
     if (flakyPasses.length > 0) {
       warnings.push(
         `${flakyPasses.length} test(s) passed only when re-run (flaky): ${flakyPasses.slice(0, 10).join(', ')}${flakyPasses.length > 10 ? ', …' : ''}`,

@@ -72,10 +72,14 @@ async function listHttp(source: ReportSource): Promise<ReportFile[]> {
 export async function readReportFile(source: ReportSource, file: ReportFile): Promise<Fetched> {
   const fetched = await source.tryGet(file.relative).catch((err: unknown) => {
     if (err instanceof DiagnosisError) throw err;
-    throw new DiagnosisError('INPUT_NOT_FOUND', `JUnit report ${file.url} could not be read: ${describeError(err)}`, {
-      input: file.url,
-      cause: err,
-    });
+    throw new DiagnosisError(
+      'INPUT_NOT_FOUND',
+      `JUnit report ${file.url} could not be read: ${describeError(err)}`,
+      {
+        input: file.url,
+        cause: err,
+      },
+    );
   });
   if (fetched === null) {
     throw new DiagnosisError('INPUT_NOT_FOUND', `JUnit report ${file.url} does not exist (404 Not Found)`, {

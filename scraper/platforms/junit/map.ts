@@ -24,7 +24,9 @@ export function isFailure(testcase: JunitTestCase): boolean {
 
 /** Passed, but only after Surefire re-ran it (rerunFailingTestsCount): flaky, not failed. */
 export function isFlakyPass(testcase: JunitTestCase): boolean {
-  return !isFailure(testcase) && (testcase.flakyFailure?.length ?? 0) + (testcase.flakyError?.length ?? 0) > 0;
+  return (
+    !isFailure(testcase) && (testcase.flakyFailure?.length ?? 0) + (testcase.flakyError?.length ?? 0) > 0
+  );
 }
 
 /**
@@ -162,7 +164,9 @@ function labelsOf(testcase: JunitTestCase, suiteName: string | null): Array<{ na
   return labels;
 }
 
-export function propertiesOf(properties: readonly JunitProperties[] | undefined): Array<{ name: string; value: string }> {
+export function propertiesOf(
+  properties: readonly JunitProperties[] | undefined,
+): Array<{ name: string; value: string }> {
   return (properties ?? []).flatMap((group) =>
     (group.property ?? []).flatMap((p) => {
       const name = p['@name'];
@@ -228,7 +232,8 @@ export function environmentOf(suites: readonly JunitTestSuite[]): Array<{ name: 
     for (const suite of list) {
       // pytest, vitest and go-junit-report state the machine on the suite itself.
       add('hostname', suite['@hostname']);
-      for (const p of propertiesOf(suite.properties)) if (ENVIRONMENT_PROPERTIES.has(p.name)) add(p.name, p.value);
+      for (const p of propertiesOf(suite.properties))
+        if (ENVIRONMENT_PROPERTIES.has(p.name)) add(p.name, p.value);
       walk(suite.testsuite ?? []);
     }
   };

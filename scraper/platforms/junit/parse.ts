@@ -51,7 +51,9 @@ export interface ParsedJunit {
 export function parseJunit(body: Buffer, input: string, contentType: string | null = null): ParsedJunit {
   const text = decodeBytes(body, charsetOf(contentType) ?? declaredEncoding(body)).text;
   if (text.trim() === '') {
-    throw new DiagnosisError('EMPTY_REPORT', `JUnit report ${input} is empty (${body.length} bytes)`, { input });
+    throw new DiagnosisError('EMPTY_REPORT', `JUnit report ${input} is empty (${body.length} bytes)`, {
+      input,
+    });
   }
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
@@ -88,7 +90,8 @@ export function parseJunit(body: Buffer, input: string, contentType: string | nu
     );
   }
   const doc = parsed.data;
-  if ('testsuites' in doc) return { suites: doc.testsuites.testsuite ?? [], name: doc.testsuites['@name'] ?? null };
+  if ('testsuites' in doc)
+    return { suites: doc.testsuites.testsuite ?? [], name: doc.testsuites['@name'] ?? null };
   return { suites: doc.testsuite, name: null };
 }
 

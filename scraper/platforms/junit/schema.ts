@@ -83,7 +83,9 @@ export const JunitTestSuite: z.ZodType<JunitTestSuite> = textOnly({
 
 /** `<testsuites>` root (pytest, jest, vitest, go-junit-report) or a bare `<testsuite>` (Surefire). */
 export const JunitDocument = z.union([
-  z.object({ testsuites: textOnly({ '@name': z.string().optional(), testsuite: z.array(JunitTestSuite).optional() }) }),
+  z.object({
+    testsuites: textOnly({ '@name': z.string().optional(), testsuite: z.array(JunitTestSuite).optional() }),
+  }),
   z.object({ testsuite: z.array(JunitTestSuite) }),
 ]);
 export type JunitDocument = z.infer<typeof JunitDocument>;

@@ -1,2 +1,2 @@
-export { EvidenceStore, FRAGMENT_MAX_CHARS, FRAGMENT_MAX_LINES, type EvidenceStoreOptions } from './store.ts';
 export * from './schema.ts';
+export { EvidenceStore, type EvidenceStoreOptions, FRAGMENT_MAX_CHARS, FRAGMENT_MAX_LINES } from './store.ts';

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { EvidenceId } from '../../schemas/index.ts';
 
-export const EvidenceKind = z.enum(['trace', 'log', 'attachment', 'page_html', 'page_data', 'message', 'report_file']);
+export const EvidenceKind = z.enum([
+  'trace',
+  'log',
+  'attachment',
+  'page_html',
+  'page_data',
+  'message',
+  'report_file',
+]);
 export type EvidenceKind = z.infer<typeof EvidenceKind>;
 
 export const EvidenceMeta = z.object({

@@ -82,7 +82,9 @@ export class EvidenceStore {
   get(id: string): EvidenceRecord {
     const checked = EvidenceId.safeParse(id);
     if (!checked.success) {
-      throw new DiagnosisError('EVIDENCE_NOT_FOUND', `evidence id "${id}" is not a valid evidence id`, { input: id });
+      throw new DiagnosisError('EVIDENCE_NOT_FOUND', `evidence id "${id}" is not a valid evidence id`, {
+        input: id,
+      });
     }
     const row = this.select.get(id);
     if (row === undefined) {
@@ -95,9 +97,13 @@ export class EvidenceStore {
   async readFragment(id: string, from = 1, to = from + FRAGMENT_MAX_LINES - 1): Promise<EvidenceFragment> {
     const record = this.get(id);
     if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < from) {
-      throw new DiagnosisError('EVIDENCE_RANGE_INVALID', `line range ${from}-${to} of "${id}" is not a valid range`, {
-        input: id,
-      });
+      throw new DiagnosisError(
+        'EVIDENCE_RANGE_INVALID',
+        `line range ${from}-${to} of "${id}" is not a valid range`,
+        {
+          input: id,
+        },
+      );
     }
     const last = Math.min(to, from + FRAGMENT_MAX_LINES - 1, record.lines);
     const picked = await readLines(this.objectPath(record.sha256), from, last);
@@ -139,7 +145,10 @@ function countLines(text: string): number {
 async function readLines(path: string, from: number, to: number): Promise<string[]> {
   const out: string[] = [];
   if (to < from) return out;
-  const reader = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  const reader = createInterface({
+    input: createReadStream(path, 'utf8'),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
   let n = 0;
   for await (const line of reader) {
     n++;

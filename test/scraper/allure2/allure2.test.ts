@@ -22,7 +22,12 @@ function failedInResults(): Map<string, { status: string; message: string }> {
       const r = JSON.parse(readFileSync(join(dir, file), 'utf8'));
       const seen = latest.get(r.historyId);
       if (!seen || seen.start < r.start) {
-        latest.set(r.historyId, { start: r.start, status: r.status, message: r.statusDetails?.message ?? '', name: r.name });
+        latest.set(r.historyId, {
+          start: r.start,
+          status: r.status,
+          message: r.statusDetails?.message ?? '',
+          name: r.name,
+        });
       }
     }
   }
@@ -66,7 +71,9 @@ describe('Allure 2 report', () => {
       for (const issue of facts.issues) {
         const expected = truth.get(issue.test.name);
         expect(issue.status).toBe(expected?.status);
-        expect(issue.facts.find((f) => f.type === 'error')?.value).toBe(expected?.message.split('\n')[0]?.trim());
+        expect(issue.facts.find((f) => f.type === 'error')?.value).toBe(
+          expected?.message.split('\n')[0]?.trim(),
+        );
       }
     });
 

@@ -14,8 +14,8 @@ import { collectingContext } from '../../helpers/scrape-context.ts';
 import { truthFailures } from './truth.ts';
 
 const CONFIG = 'config/platforms/fixture-platform.json';
-/** No retries: the never-loading page would otherwise cost a second timeout. */
-const LIMITS = { pageTimeoutMs: 3_000, concurrency: 3, pageRetries: 0 };
+/** One retry, as in production: a page slowed by a loaded machine is read again. */
+const LIMITS = { pageTimeoutMs: 3_000, concurrency: 3, pageRetries: 1 };
 
 /** The generic adapter's failures through the facts builder, as the scraper wires them. */
 describe('generic platform failures as facts', () => {

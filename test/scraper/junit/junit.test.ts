@@ -96,7 +96,9 @@ describe('JUnit XML: Surefire', () => {
     it('records every failed re-run as a retry and flaky passes as a warning', async () => {
       const { failures, summary } = await scrape(join(dir, 'TEST-rerun.xml'));
 
-      expect(failures.map((f) => f.key)).toEqual(['com.example.billing.TaxCalculatorTest.germanVatRoundsHalfUpToTheCent']);
+      expect(failures.map((f) => f.key)).toEqual([
+        'com.example.billing.TaxCalculatorTest.germanVatRoundsHalfUpToTheCent',
+      ]);
       expect(failures[0]?.retries).toEqual([
         { status: 'failed', message: 'VAT for DE ==> expected: <2.35> but was: <2.34>' },
         { status: 'failed', message: 'VAT for DE ==> expected: <2.35> but was: <2.34>' },
@@ -124,12 +126,14 @@ describe('JUnit XML: pytest --junitxml', () => {
       'tests.test_stock.test_reorder_report_includes_skus_at_reorder_point',
       'tests.test_sync',
     ]);
-    expect(failures.get('tests.test_stock.test_reorder_report_includes_skus_at_reorder_point')).toMatchObject({
-      status: 'failed',
-      report_category: 'failure',
-      message: "AssertionError: assert ['BAG-007'] == ['BAG-007', 'TEE-042']",
-      reached_by: ['pytest', 'tests.test_stock'],
-    });
+    expect(failures.get('tests.test_stock.test_reorder_report_includes_skus_at_reorder_point')).toMatchObject(
+      {
+        status: 'failed',
+        report_category: 'failure',
+        message: "AssertionError: assert ['BAG-007'] == ['BAG-007', 'TEE-042']",
+        reached_by: ['pytest', 'tests.test_stock'],
+      },
+    );
     expect(failures.get('tests.test_stock.test_import_csv_in_boxes')?.message).toBe(
       "ValueError: unknown unit of measure: 'dozen' (known: pcs, box, pallet)",
     );
@@ -166,7 +170,7 @@ describe('JUnit XML: vitest junit reporter', () => {
     const found = new Map(failures.map((f) => [f.name, f]));
 
     expect([...found.keys()].sort()).toEqual([
-      'Cart > shipping cost to \'US\' for 2100 g is 2290',
+      "Cart > shipping cost to 'US' for 2100 g is 2290",
       'Checkout > places an order end to end',
       'Checkout > posts the order total to the ledger',
       'Checkout > quotes shipping for a guest customer',
@@ -200,7 +204,9 @@ describe('JUnit XML: go-junit-report', () => {
     expect(panic).toMatchObject({ message: 'Failed', trace: null });
     const output = panic?.attachments.find((a) => a.name.endsWith('system-out'));
     expect(output?.media_type).toBe('text/plain');
-    expect(text(output?.body ?? null)).toContain('panic: runtime error: invalid memory address or nil pointer dereference');
+    expect(text(output?.body ?? null)).toContain(
+      'panic: runtime error: invalid memory address or nil pointer dereference',
+    );
   });
 });
 
@@ -251,9 +257,9 @@ describe('JUnit XML: a folder of reports', () => {
     expect(await junitAdapter.detect(await openReportSource(JUNIT))).toBe(true);
     expect(await junitAdapter.detect(await openReportSource(`${served.url}go-junit.xml`))).toBe(true);
     expect(await junitAdapter.detect(await openReportSource('test/fixtures/reports/allure3'))).toBe(false);
-    expect(await junitAdapter.detect(await openReportSource('test/fixtures/build/projects/billing-maven/pom.xml'))).toBe(
-      false,
-    );
+    expect(
+      await junitAdapter.detect(await openReportSource('test/fixtures/build/projects/billing-maven/pom.xml')),
+    ).toBe(false);
   });
 });
 
@@ -267,8 +273,14 @@ describe('JUnit XML: bad inputs', () => {
     writeFileSync(join(dir, 'truncated.xml'), surefire.slice(0, surefire.indexOf('</testcase>') + 5));
     copyFileSync('test/fixtures/build/projects/billing-maven/pom.xml', join(dir, 'pom.xml'));
     writeFileSync(join(dir, 'empty.xml'), '');
-    writeFileSync(join(dir, 'no-tests.xml'), '<?xml version="1.0"?>\n<testsuites name="nothing ran"></testsuites>\n');
-    writeFileSync(join(dir, 'error-page.xml'), '<!DOCTYPE html>\n<html><body><p>502 Bad Gateway<br></body></html>\n');
+    writeFileSync(
+      join(dir, 'no-tests.xml'),
+      '<?xml version="1.0"?>\n<testsuites name="nothing ran"></testsuites>\n',
+    );
+    writeFileSync(
+      join(dir, 'error-page.xml'),
+      '<!DOCTYPE html>\n<html><body><p>502 Bad Gateway<br></body></html>\n',
+    );
     served = await serveDir(dir);
   });
   afterAll(async () => {
@@ -335,9 +347,9 @@ describe('JUnit XML: bad inputs', () => {
       const { failures, summary } = await scrape(folder);
 
       expect(failures.map((f) => f.name)).toEqual(['convertsSwissFrancInvoicesToEuro']);
-      expect(summary.warnings.some((w) => w.includes('TEST-a-truncated.xml') && w.includes('not well-formed'))).toBe(
-        true,
-      );
+      expect(
+        summary.warnings.some((w) => w.includes('TEST-a-truncated.xml') && w.includes('not well-formed')),
+      ).toBe(true);
       expect(summary.warnings.some((w) => w.includes('failsafe-summary.xml'))).toBe(true);
     } finally {
       rmSync(folder, { recursive: true, force: true });

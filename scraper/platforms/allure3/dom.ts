@@ -1,0 +1,386 @@
+import type { Download, Page, Response } from 'playwright-core';
+import { DiagnosisError, describeError } from '../../../src/errors/index.ts';
+import type { BrowserSession } from '../../browser/index.ts';
+import { emptyFailure, type RawAttachment, type RawFailure } from '../../raw.ts';
+import { charsetOf } from '../../text/index.ts';
+import { forEachBounded } from '../pages.ts';
+import type { ScrapeContext, ScrapeSummary } from '../types.ts';
+import { MISSED_ATTACHMENT, unreadable } from './data.ts';
+import {
+  type AttachmentView,
+  type LeafView,
+  type Level3View,
+  openCollapsedGroups,
+  openCollapsedSteps,
+  readAttachments,
+  readDiffDialog,
+  readLeaves,
+  readOverview,
+  readRetries,
+  showAllMetadata,
+} from './dom-read.ts';
+import { assertHasTests, openReportData, readCategories, readEnvironment } from './files.ts';
+import { FAILING, type FailureRef, level3Url } from './listing.ts';
+import { failureKey, parseDuration, shownText } from './shown.ts';
+
+/** Bounds on expansion loops: a report deeper than this is drawn incompletely, with a warning. */
+const MAX_GROUP_PASSES = 8;
+const MAX_STEP_PASSES = 30;
+
+interface DomRef extends FailureRef {
+  leaf: LeafView;
+}
+
+/** DOM mode: Playwright walks #categories → category → test → level 3 as an engineer would. */
+export async function scrapeAllure3Dom(ctx: ScrapeContext): Promise<ScrapeSummary> {
+  if (!ctx.source.isHttp) {
+    throw new DiagnosisError(
+      'INVALID_ARGUMENT',
+      `DOM mode needs ${ctx.input} served over HTTP: the Allure 3 UI loads its data with fetch, which browsers refuse on file:// pages`,
+      { input: ctx.input },
+    );
+  }
+  const data = await openReportData(ctx.source);
+  // Read first: a wrong address or a foreign report fails here, before a browser starts.
+  const tree = await readCategories(data, ctx.source, ctx.input);
+  const browser = await ctx.browser();
+  const refs = await browser.withPage((page) => listFailures(page, ctx, tree.roots.length > 0));
+  if (refs.length === 0) await assertHasTests(data, ctx.input);
+  const warnings: string[] = [];
+  ctx.progress.start(refs.length, 'failures');
+  await withPagePool(
+    browser,
+    Math.max(1, Math.min(ctx.limits.concurrency, refs.length)),
+    ctx,
+    async (pool) => {
+      await forEachBounded(
+        refs,
+        { concurrency: pool.size, retries: ctx.limits.pageRetries },
+        async (ref, order) => {
+          await ctx.emit(order, await pool.use((page) => readFailure(page, ctx, ref)));
+          ctx.progress.tick(ref.title);
+        },
+        async (ref, order, error) => {
+          warnings.push(`test "${ref.title}" could not be read: ${error}`);
+          await ctx.emit(order, unreadable(ctx, ref, error));
+          ctx.progress.tick(ref.title);
+        },
+      );
+    },
+  );
+  ctx.progress.done();
+  return {
+    environment: await readEnvironment(data, ctx.input),
+    warnings,
+    mode: 'dom',
+    failures: refs.length,
+  };
+}
+
+async function gotoReport(page: Page, ctx: ScrapeContext): Promise<void> {
+  try {
+    await page.goto(`${ctx.source.displayUrl}#categories`, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('[data-testid="base-layout"]', { state: 'attached' });
+  } catch (err: unknown) {
+    throw new DiagnosisError(
+      'PAGE_TIMEOUT',
+      `${ctx.source.displayUrl} did not load as an Allure 3 report: ${describeError(err)}`,
+      { input: ctx.input, cause: err },
+    );
+  }
+}
+
+/**
+ * Levels 1 and 2: opens every category and group inside the page (one round trip per pass,
+ * not per node), then reads each test leaf with the titles above it.
+ */
+async function listFailures(page: Page, ctx: ScrapeContext, hasCategories: boolean): Promise<DomRef[]> {
+  await gotoReport(page, ctx);
+  // The tree is drawn once the categories widget has loaded; with no categories there is none.
+  if (hasCategories) await page.waitForSelector('div[id^="cat:"]', { state: 'attached' });
+  for (let pass = 0; pass < MAX_GROUP_PASSES; pass++) {
+    if ((await openCollapsedGroups(page)) === 0) break;
+    // Let the UI draw the children before looking for collapsed ones among them.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(null))));
+  }
+  const seen = new Set<string>();
+  return (await readLeaves(page))
+    .filter((leaf) => {
+      if (!FAILING.has(leaf.status) || seen.has(leaf.id)) return false;
+      seen.add(leaf.id);
+      return true;
+    })
+    .map((leaf) => ({
+      id: leaf.id,
+      title: leaf.title,
+      reachedBy: leaf.reachedBy.map((t) => shownText(t) ?? ''),
+      category: shownText(leaf.category) ?? '',
+      leaf,
+    }));
+}
+
+/**
+ * Level 3. The route is left for #categories first so the test-result view unmounts: the
+ * single-page app reuses its elements between tests, and a stale title would pass for a new one.
+ */
+async function readFailure(page: Page, ctx: ScrapeContext, ref: DomRef): Promise<RawFailure> {
+  await setRoute(page, '#categories');
+  await page.waitForSelector('[data-testid="test-result-info-title"]', { state: 'detached' });
+  await setRoute(page, `#categories/${ref.id}`);
+  await page.waitForSelector('[data-testid="test-result-info-title"]', { state: 'attached' });
+  const warnings: string[] = [];
+
+  await showAllMetadata(page);
+  let pass = 0;
+  while ((await openCollapsedSteps(page)) > 0) {
+    if (++pass >= MAX_STEP_PASSES) {
+      warnings.push(`steps nested deeper than ${MAX_STEP_PASSES} levels were not all opened`);
+      break;
+    }
+  }
+  // The top error block shows its trace only once its message is clicked.
+  const toggle = page.locator(
+    '[data-testid="test-result-error"] button:has(> [data-testid="test-result-error-message"])',
+  );
+  if ((await toggle.count()) > 0) {
+    // Clicked in the page: the sticky header can overlap the block, which Playwright's
+    // actionability checks wait on forever, while the UI only needs the click event.
+    await toggle.first().evaluate((el: HTMLElement) => el.click());
+    await page
+      .waitForFunction(
+        () => {
+          const top = [...document.querySelectorAll('[data-testid="test-result-error"]')].find(
+            (el) => el.closest('[data-testid="test-result-steps-root"]') === null,
+          );
+          return top?.querySelector('[data-testid="test-result-error-trace"]') != null;
+        },
+        undefined,
+        { timeout: 2_000 },
+      )
+      .catch((err: unknown) => {
+        // A message without a trace draws nothing more: that is an answer, not a failure.
+        ctx.log.debug({ test: ref.id, err: describeError(err) }, 'error block shows no trace');
+      });
+  }
+  const view = await readOverview(page);
+  const diff = view.hasDiff ? await readDiff(page) : null;
+  const retries = ref.leaf.hasRetries ? await readRetryTab(page, ref.id) : [];
+  const attachments = await readAttachmentTab(page, ctx, ref.id);
+
+  return toRawFailure(view, ctx, ref, { diff, retries, attachments, warnings });
+}
+
+function toRawFailure(
+  view: Level3View,
+  ctx: ScrapeContext,
+  ref: DomRef,
+  extra: {
+    diff: { expected: string; actual: string } | null;
+    retries: RawFailure['retries'];
+    attachments: RawAttachment[];
+    warnings: string[];
+  },
+): RawFailure {
+  const fullName = view.fullName;
+  const message = shownText(view.message);
+  return {
+    ...emptyFailure({
+      name: view.name,
+      key: failureKey(fullName, view.name, view.parameters),
+      status: view.status,
+      url: level3Url(ctx.source.displayUrl, ref.id),
+    }),
+    full_name: fullName,
+    reached_by: ref.reachedBy,
+    report_category: ref.category,
+    message,
+    trace: shownText(view.trace),
+    expected: extra.diff?.expected ?? null,
+    actual: extra.diff?.actual ?? null,
+    steps: view.steps.map((s) => ({
+      name: s.name,
+      status: s.status,
+      depth: s.depth,
+      message: s.hostsTestError ? message : shownText(s.inlineMessage),
+    })),
+    parameters: view.parameters,
+    labels: view.labels,
+    retries: extra.retries,
+    flaky: ref.leaf.flaky,
+    duration_ms: parseDuration(ref.leaf.duration),
+    attachments: extra.attachments,
+    source: { kind: 'page_html', text: view.html },
+    warnings: extra.warnings,
+  };
+}
+
+async function readDiff(page: Page): Promise<{ expected: string; actual: string } | null> {
+  const button = page
+    .locator('[data-testid="test-result-error"] [data-testid="test-result-diff-button"]')
+    .first();
+  await button.evaluate((el: HTMLElement) => el.click());
+  await page.waitForSelector('[data-testid="test-result-diff"] pre', { state: 'attached' });
+  const diff = await readDiffDialog(page);
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid="test-result-diff"]', { state: 'detached' });
+  return diff;
+}
+
+async function readRetryTab(page: Page, id: string): Promise<RawFailure['retries']> {
+  await setRoute(page, `#categories/${id}/retries`);
+  await page.waitForSelector('[data-testid="test-result-tab-retries"][aria-current="true"]', {
+    state: 'attached',
+  });
+  return (await readRetries(page)).map((r) => ({
+    status: r.status,
+    message: shownText(r.preview)?.trim() ?? null,
+  }));
+}
+
+/**
+ * The attachments tab lists every attachment of the test (steps included). Bytes come from the
+ * UI's own download: the page fetches `data/attachments/<id><ext>`, whose response is read raw.
+ */
+async function readAttachmentTab(page: Page, ctx: ScrapeContext, id: string): Promise<RawAttachment[]> {
+  const counter = page.locator('[data-testid="test-result-tab-attachments"] [data-testid="counter"]');
+  if ((await counter.count()) === 0) return [];
+  await setRoute(page, `#categories/${id}/attachments`);
+  await page.waitForSelector('[data-testid="test-result-tab-attachments"][aria-current="true"]', {
+    state: 'attached',
+  });
+  await page.waitForSelector('[data-testid="test-result-attachment-header"]', { state: 'attached' });
+  const rows = await readAttachments(page);
+  const attachments: RawAttachment[] = [];
+  for (const [index, row] of rows.entries())
+    attachments.push(await downloadAttachment(page, ctx, row, index));
+  return attachments;
+}
+
+async function downloadAttachment(
+  page: Page,
+  ctx: ScrapeContext,
+  row: AttachmentView,
+  index: number,
+): Promise<RawAttachment> {
+  const base = { name: row.name, media_type: row.mediaType };
+  if (row.missed) return { ...base, body: null, error: MISSED_ATTACHMENT };
+  const path = `/data/attachments/${row.id}`;
+  // A single-file report serves the bytes from a data: URL, so there may be no response to see.
+  let response: Response | null = null;
+  const onResponse = (r: Response) => {
+    if (new URL(r.url()).pathname.includes(path)) response = r;
+  };
+  page.on('response', onResponse);
+  let download: Download;
+  try {
+    const button = page
+      .locator('[data-testid="test-result-attachment-header"]')
+      .nth(index)
+      .locator('button')
+      .last();
+    [download] = await Promise.all([
+      page.waitForEvent('download'),
+      button.evaluate((el: HTMLElement) => el.click()),
+    ]);
+  } catch (err: unknown) {
+    return { ...base, body: null, error: `the attachment could not be downloaded: ${describeError(err)}` };
+  } finally {
+    page.off('response', onResponse);
+  }
+  try {
+    const served = response as Response | null;
+    if (served !== null && !served.ok()) {
+      const relative = new URL(served.url()).pathname.slice(new URL(ctx.source.rootUrl).pathname.length);
+      return {
+        ...base,
+        body: null,
+        error:
+          served.status() === 404
+            ? `${relative} is missing from the report`
+            : `${relative} could not be read: HTTP ${served.status()}`,
+      };
+    }
+    // The download is the blob the page made of the response: the served bytes, untouched
+    // (Playwright gives an empty response.body() for fetches the page turns into blobs).
+    const body = await readDownload(download);
+    const charset = charsetOf(served?.headers()['content-type']);
+    return { ...base, body, ...(charset ? { declared_charset: charset } : {}) };
+  } finally {
+    await download.delete();
+  }
+}
+
+async function readDownload(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+function setRoute(page: Page, hash: string): Promise<void> {
+  return page.evaluate((h) => {
+    window.location.hash = h;
+  }, hash);
+}
+
+interface PagePool {
+  size: number;
+  use<T>(work: (page: Page) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Pages that load the report app once and then move by route: the app does not reload its
+ * 2.6 MB of scripts per failure. Each page stays inside `withPage`, so it is closed whatever
+ * happens, until `work` is done.
+ */
+async function withPagePool(
+  browser: BrowserSession,
+  size: number,
+  ctx: ScrapeContext,
+  work: (pool: PagePool) => Promise<void>,
+): Promise<void> {
+  const free: Page[] = [];
+  let release: () => void = () => {};
+  const released = new Promise<void>((done) => {
+    release = done;
+  });
+  const ready: Array<Promise<void>> = [];
+  const holders = Array.from({ length: size }, () => {
+    let opened: () => void = () => {};
+    let failed: (err: unknown) => void = () => {};
+    ready.push(
+      new Promise<void>((ok, fail) => {
+        opened = ok;
+        failed = fail;
+      }),
+    );
+    return browser
+      .withPage(async (page) => {
+        await gotoReport(page, ctx);
+        free.push(page);
+        opened();
+        await released;
+      })
+      .catch((err: unknown) => {
+        // Reported through `ready`, which the caller awaits; the holder itself only has to end.
+        failed(err);
+      });
+  });
+  try {
+    await Promise.all(ready);
+    await work({
+      size,
+      async use(task) {
+        const page = free.pop();
+        if (page === undefined) throw new Error('page pool exhausted: more work than pages');
+        try {
+          return await task(page);
+        } finally {
+          free.push(page);
+        }
+      },
+    });
+  } finally {
+    release();
+    await Promise.all(holders);
+  }
+}
