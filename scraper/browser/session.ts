@@ -79,7 +79,7 @@ export class BrowserSession {
     try {
       return await work(page);
     } finally {
-      await page.close().catch(() => undefined);
+      await page.close();
     }
   }
 
@@ -89,7 +89,7 @@ export class BrowserSession {
   }
 
   async close(): Promise<void> {
-    await this.context.close().catch(() => undefined);
+    await this.context.close();
     await this.browser.close();
   }
 }

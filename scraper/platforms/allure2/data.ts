@@ -134,10 +134,10 @@ async function readEnvironment(files: ReportFiles): Promise<ScrapeSummary['envir
   const executors = (await files.tryJson('widgets/executors.json', ExecutorsWidget)) ?? [];
   return [
     ...env.map((e) => ({ name: e.name, value: e.values.join(', ') })),
+    // Only what the Overview page shows too, so DOM and data modes agree.
     ...executors.flatMap((e) =>
       [
         ['executor', e.name],
-        ['executor.type', e.type],
         ['build', e.buildName],
         ['build.url', e.buildUrl],
       ].flatMap(([name, value]) => (value ? [{ name: name as string, value }] : [])),

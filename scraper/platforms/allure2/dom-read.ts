@@ -98,3 +98,34 @@ export function readRetries(page: Page): Promise<Array<{ status: string; message
     })),
   );
 }
+
+/** The Overview page's Environment and Executors widgets, as the data mode reads their files. */
+export async function readEnvironmentWidgets(page: Page): Promise<Array<{ name: string; value: string }>> {
+  // Widgets render one by one; the Environment widget is always on the Overview, rows or not.
+  await page.waitForSelector('.widget[data-id="environment"] .widget__title', { state: 'attached' });
+  await page.waitForSelector('.widget[data-id="executors"] .widget__title', { state: 'attached' });
+  const expand = page.locator('.widget[data-id="environment"] .environment-widget__expand');
+  if ((await expand.count()) > 0) await expand.first().click();
+  return page.evaluate(() => {
+    const cols = (row: Element) => [...row.querySelectorAll(':scope > .table__col')];
+    const env = [...document.querySelectorAll('.widget[data-id="environment"] .table__row')]
+      .map(cols)
+      .filter((c) => c.length === 2)
+      .map(([key, value]) => ({
+        name: key?.textContent?.trim() ?? '',
+        value: value?.textContent?.trim() ?? '',
+      }));
+    const executors = [...document.querySelectorAll('.widget[data-id="executors"] .table__row')].flatMap(
+      (row) => {
+        const [who, build] = cols(row);
+        const link = build?.querySelector('a[href]')?.getAttribute('href');
+        return [
+          ['executor', who?.textContent?.trim()],
+          ['build', build?.textContent?.trim()],
+          ['build.url', link],
+        ].flatMap(([name, value]) => (value ? [{ name: name as string, value }] : []));
+      },
+    );
+    return [...env, ...executors];
+  });
+}

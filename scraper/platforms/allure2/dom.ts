@@ -4,13 +4,16 @@ import { emptyFailure, type RawAttachment, type RawFailure } from '../../raw.ts'
 import { charsetOf } from '../../text/index.ts';
 import { forEachBounded } from '../pages.ts';
 import type { ScrapeContext, ScrapeSummary } from '../types.ts';
-import { expandSteps, type Level3View, readLevel3, readRetries } from './dom-read.ts';
+import { expandSteps, type Level3View, readEnvironmentWidgets, readLevel3, readRetries } from './dom-read.ts';
 import { dedupeRefs, type FailureRef, level3Url } from './listing.ts';
 
 /** DOM mode: Playwright walks the UI's three levels as an engineer would click them. */
 export async function scrapeAllure2Dom(ctx: ScrapeContext): Promise<ScrapeSummary> {
   const browser = await ctx.browser();
-  const refs = await browser.withPage((page) => listFailures(page, ctx));
+  const { refs, environment } = await browser.withPage(async (page) => ({
+    refs: await listFailures(page, ctx),
+    environment: await readEnvironment(page, ctx),
+  }));
   ctx.progress.start(refs.length, 'failures');
   const warnings: string[] = [];
   const pool = await PagePool.open(ctx, Math.max(1, ctx.limits.concurrency));
@@ -33,7 +36,12 @@ export async function scrapeAllure2Dom(ctx: ScrapeContext): Promise<ScrapeSummar
     await pool.close();
   }
   ctx.progress.done();
-  return { environment: [], warnings, mode: 'dom', failures: refs.length };
+  return { environment, warnings, mode: 'dom', failures: refs.length };
+}
+
+async function readEnvironment(page: Page, ctx: ScrapeContext): Promise<ScrapeSummary['environment']> {
+  await gotoReport(page, ctx, '#');
+  return readEnvironmentWidgets(page);
 }
 
 /**

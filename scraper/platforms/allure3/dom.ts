@@ -43,6 +43,7 @@ export async function scrapeAllure3Dom(ctx: ScrapeContext): Promise<ScrapeSummar
   const data = await openReportData(ctx.source);
   // Read first: a wrong address or a foreign report fails here, before a browser starts.
   const tree = await readCategories(data, ctx.source, ctx.input);
+  if (tree.roots.length === 0) await assertHasTests(data, ctx.input);
   const browser = await ctx.browser();
   const refs = await browser.withPage((page) => listFailures(page, ctx, tree.roots.length > 0));
   if (refs.length === 0) await assertHasTests(data, ctx.input);

@@ -49,7 +49,12 @@ export const junitAdapter: PlatformAdapter = {
       ctx.progress.tick(file.url);
       if (parsed === null) continue;
       parsedFiles++;
-      for (const env of environmentOf(parsed.suites)) environment.set(`${env.name}\u0000${env.value}`, env);
+      for (const env of environmentOf(parsed.suites)) {
+        // One start time for the whole input: the first file's.
+        if (env.name === 'timestamp' && [...environment.values()].some((e) => e.name === 'timestamp'))
+          continue;
+        environment.set(`${env.name}\u0000${env.value}`, env);
+      }
       const cases = listCases(parsed.suites);
       testCases += cases.length;
       const anchors = new Map<string, number>();

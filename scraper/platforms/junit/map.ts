@@ -230,8 +230,10 @@ export function environmentOf(suites: readonly JunitTestSuite[]): Array<{ name: 
   };
   const walk = (list: readonly JunitTestSuite[]) => {
     for (const suite of list) {
-      // pytest, vitest and go-junit-report state the machine on the suite itself.
+      // pytest, vitest and go-junit-report state the machine and start time on the suite itself;
+      // one start time says when the run happened, every suite's would only add noise.
       add('hostname', suite['@hostname']);
+      if (!env.some((e) => e.name === 'timestamp')) add('timestamp', suite['@timestamp']);
       for (const p of propertiesOf(suite.properties))
         if (ENVIRONMENT_PROPERTIES.has(p.name)) add(p.name, p.value);
       walk(suite.testsuite ?? []);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -119,6 +119,12 @@ describe('Allure 2 report', () => {
 
     expect(dom.run.mode).toBe('dom');
     expect(comparable(dom)).toEqual(comparable(data));
+    expect(dom.run.environment).toEqual(data.run.environment);
+    expect(data.run.environment).toContainEqual({
+      type: 'environment',
+      name: 'runner',
+      value: expect.stringMatching(/^pytest /),
+    });
   });
 
   it('reads a single-file report like the folder report', async () => {
@@ -143,3 +149,39 @@ function comparable(facts: FactsDocument): Array<Omit<Issue, 'source_evidence'>>
 function withoutUrls(issues: Array<Omit<Issue, 'source_evidence'>>): unknown[] {
   return issues.map(({ url: _url, ...rest }) => rest);
 }
+
+describe('Allure 2 report with one unreadable test page', () => {
+  it.each(['data', 'dom'] as const)(
+    'turns it into a warning on that issue in %s mode, not a crashed run',
+    async (mode) => {
+      const dir = mkdtempSync(join(tmpdir(), 'allure2-bad-'));
+      cpSync(REPORT, join(dir, 'report'), { recursive: true });
+      const tree = JSON.parse(readFileSync(join(dir, 'report/data/categories.json'), 'utf8'));
+      const victim = tree.children[0].children[0].children[0];
+      writeFileSync(join(dir, 'report/data/test-cases', `${victim.uid}.json`), '{ not json');
+      const store = new EvidenceStore({ root: join(dir, 'evidence') });
+      try {
+        const facts = await scrapeReport(
+          {
+            input: join(dir, 'report'),
+            platform: 'allure2',
+            mode,
+            limits: { pageTimeoutMs: 3000, pageRetries: 0 },
+          },
+          { store, log: pino({ level: 'silent' }), progress: silentProgress, platformsDir: PLATFORMS_DIR },
+        );
+
+        const bad = facts.issues.find((i) => i.test.name === victim.name);
+        expect(facts.issues).toHaveLength(8);
+        expect(bad?.warnings.join(' ')).toMatch(/could not be read/);
+        expect(facts.run.warnings.join(' ')).toContain(victim.name);
+        expect(facts.issues.filter((i) => i.warnings.some((w) => /could not be read/.test(w)))).toHaveLength(
+          1,
+        );
+      } finally {
+        store.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});

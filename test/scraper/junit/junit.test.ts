@@ -157,10 +157,13 @@ describe('JUnit XML: pytest --junitxml', () => {
     expect(summary.failures).toBe(5);
   });
 
-  it('states the host from the testsuite attributes', () => {
-    const host = readFileSync(PYTEST, 'utf8').match(/hostname="([^"]+)"/)?.[1];
+  it('states the host and start time from the testsuite attributes', () => {
+    const xml = readFileSync(PYTEST, 'utf8');
+    const host = xml.match(/hostname="([^"]+)"/)?.[1];
+    const timestamp = xml.match(/timestamp="([^"]+)"/)?.[1];
 
     expect(summary.environment).toContainEqual({ name: 'hostname', value: host });
+    expect(summary.environment).toContainEqual({ name: 'timestamp', value: timestamp });
   });
 });
 
@@ -230,6 +233,7 @@ describe('JUnit XML: a folder of reports', () => {
 
     expect(failures.map((f) => f.key)).toEqual(await expectedKeys());
     expect(summary.environment).toContainEqual({ name: 'java.version', value: '17.0.15' });
+    expect(summary.environment.filter((e) => e.name === 'timestamp')).toHaveLength(1);
     expect(failures.find((f) => f.name === 'TestSplitFeeKeepsEveryCent')?.url).toBe(
       `${pathToFileURL(GO).href}#testcase=${encodeURIComponent('example.com/ledger/ledger.TestSplitFeeKeepsEveryCent')}`,
     );
