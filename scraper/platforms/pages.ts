@@ -1,5 +1,7 @@
 import pLimit from 'p-limit';
 import { describeError } from '../../src/errors/index.ts';
+import type { RawFailure } from '../raw.ts';
+import type { ScrapeContext } from './types.ts';
 
 /**
  * Runs `work` for every item with at most `concurrency` at once. A failing item is retried
@@ -28,4 +30,35 @@ export async function forEachBounded<T>(
       }),
     ),
   );
+}
+
+/**
+ * The common walk of every adapter's level 3: read each failure with bounded parallelism, hand
+ * it to the facts builder, and turn a failure that cannot be read into a stub with a warning.
+ * Returns the run-level warnings.
+ */
+export async function emitFailures<T>(
+  ctx: ScrapeContext,
+  items: readonly T[],
+  options: { concurrency: number; label: (item: T) => string },
+  read: (item: T) => Promise<RawFailure>,
+  unreadable: (item: T, error: string) => RawFailure,
+): Promise<string[]> {
+  const warnings: string[] = [];
+  ctx.progress.start(items.length, 'failures');
+  await forEachBounded(
+    items,
+    { concurrency: options.concurrency, retries: ctx.limits.pageRetries },
+    async (item, order) => {
+      await ctx.emit(order, await read(item));
+      ctx.progress.tick(options.label(item));
+    },
+    async (item, order, error) => {
+      warnings.push(`test "${options.label(item)}" could not be read: ${error}`);
+      await ctx.emit(order, unreadable(item, error));
+      ctx.progress.tick(options.label(item));
+    },
+  );
+  ctx.progress.done();
+  return warnings;
 }

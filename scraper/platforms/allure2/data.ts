@@ -1,10 +1,10 @@
 import { DiagnosisError } from '../../../src/errors/index.ts';
 import { emptyFailure, type RawAttachment, type RawFailure } from '../../raw.ts';
 import { charsetOf } from '../../text/index.ts';
-import { forEachBounded } from '../pages.ts';
+import { emitFailures } from '../pages.ts';
 import type { ScrapeContext, ScrapeSummary } from '../types.ts';
 import { openReportFiles, type ReportFiles } from './files.ts';
-import { type FailureRef, level3Url, refsFromTree } from './listing.ts';
+import { type FailureRef, level3Url, refsFromTree, unreadableFailure } from './listing.ts';
 import {
   type Attachment,
   CategoriesTree,
@@ -20,22 +20,14 @@ export async function scrapeAllure2Data(ctx: ScrapeContext): Promise<ScrapeSumma
   const tree = await files.json('data/categories.json', CategoriesTree);
   const refs = refsFromTree(tree);
   await assertHasTests(files, ctx, refs.length);
-  const warnings: string[] = [];
-  ctx.progress.start(refs.length, 'failures');
-  await forEachBounded(
+  const warnings = await emitFailures(
+    ctx,
     refs,
-    { concurrency: ctx.limits.concurrency * 4, retries: ctx.limits.pageRetries },
-    async (ref, order) => {
-      await ctx.emit(order, await readFailure(files, ctx, ref));
-      ctx.progress.tick(ref.testName);
-    },
-    async (ref, order, error) => {
-      warnings.push(`test "${ref.testName}" could not be read: ${error}`);
-      await ctx.emit(order, unreadable(ctx, ref, error));
-      ctx.progress.tick(ref.testName);
-    },
+    // Small JSON files: several per page slot cost the server little.
+    { concurrency: ctx.limits.concurrency * 4, label: (ref) => ref.testName },
+    (ref) => readFailure(files, ctx, ref),
+    (ref, error) => unreadableFailure(ctx.source.displayUrl, ref, error),
   );
-  ctx.progress.done();
   return { environment: await readEnvironment(files), warnings, mode: 'data', failures: refs.length };
 }
 
@@ -113,20 +105,6 @@ async function readAttachment(files: ReportFiles, attachment: Attachment): Promi
   if (got === null) return { ...base, body: null, error: `data/attachments/${attachment.source} is missing` };
   const charset = charsetOf(got.contentType);
   return { ...base, body: got.body, ...(charset ? { declared_charset: charset } : {}) };
-}
-
-function unreadable(ctx: ScrapeContext, ref: FailureRef, error: string): RawFailure {
-  return {
-    ...emptyFailure({
-      name: ref.testName,
-      key: ref.testUid,
-      status: 'unknown',
-      url: level3Url(ctx.source.displayUrl, ref),
-    }),
-    reached_by: [ref.category, ref.group],
-    report_category: ref.category,
-    warnings: [`level-3 data could not be read: ${error}`],
-  };
 }
 
 async function readEnvironment(files: ReportFiles): Promise<ScrapeSummary['environment']> {

@@ -2,10 +2,10 @@ import type { Page } from 'playwright-core';
 import { DiagnosisError, describeError } from '../../../src/errors/index.ts';
 import { emptyFailure, type RawAttachment, type RawFailure } from '../../raw.ts';
 import { charsetOf } from '../../text/index.ts';
-import { forEachBounded } from '../pages.ts';
+import { emitFailures } from '../pages.ts';
 import type { ScrapeContext, ScrapeSummary } from '../types.ts';
 import { expandSteps, type Level3View, readEnvironmentWidgets, readLevel3, readRetries } from './dom-read.ts';
-import { dedupeRefs, type FailureRef, level3Url } from './listing.ts';
+import { dedupeRefs, type FailureRef, level3Url, unreadableFailure } from './listing.ts';
 
 /** DOM mode: Playwright walks the UI's three levels as an engineer would click them. */
 export async function scrapeAllure2Dom(ctx: ScrapeContext): Promise<ScrapeSummary> {
@@ -14,28 +14,19 @@ export async function scrapeAllure2Dom(ctx: ScrapeContext): Promise<ScrapeSummar
     refs: await listFailures(page, ctx),
     environment: await readEnvironment(page, ctx),
   }));
-  ctx.progress.start(refs.length, 'failures');
-  const warnings: string[] = [];
   const pool = await PagePool.open(ctx, Math.max(1, ctx.limits.concurrency));
+  let warnings: string[];
   try {
-    await forEachBounded(
+    warnings = await emitFailures(
+      ctx,
       refs,
-      { concurrency: pool.size, retries: ctx.limits.pageRetries },
-      async (ref, order) => {
-        const failure = await pool.use((page) => readFailure(page, ctx, ref));
-        await ctx.emit(order, failure);
-        ctx.progress.tick(ref.testName);
-      },
-      async (ref, order, error) => {
-        warnings.push(`test "${ref.testName}" could not be read: ${error}`);
-        await ctx.emit(order, unreadable(ctx, ref, error));
-        ctx.progress.tick(ref.testName);
-      },
+      { concurrency: pool.size, label: (ref) => ref.testName },
+      (ref) => pool.use((page) => readFailure(page, ctx, ref)),
+      (ref, error) => unreadableFailure(ctx.source.displayUrl, ref, error),
     );
   } finally {
     await pool.close();
   }
-  ctx.progress.done();
   return { environment, warnings, mode: 'dom', failures: refs.length };
 }
 
@@ -174,20 +165,6 @@ async function readAttachment(
   } catch (err: unknown) {
     return { ...base, body: null, error: describeError(err) };
   }
-}
-
-function unreadable(ctx: ScrapeContext, ref: FailureRef, error: string): RawFailure {
-  return {
-    ...emptyFailure({
-      name: ref.testName,
-      key: ref.testUid,
-      status: 'unknown',
-      url: level3Url(ctx.source.displayUrl, ref),
-    }),
-    reached_by: [ref.category, ref.group],
-    report_category: ref.category,
-    warnings: [`level-3 page could not be read: ${error}`],
-  };
 }
 
 /**

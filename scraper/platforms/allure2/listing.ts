@@ -1,3 +1,4 @@
+import { emptyFailure, type RawFailure } from '../../raw.ts';
 import type { CategoriesTree } from './schema.ts';
 
 /** One failure as level 1 and level 2 show it: category → message group → test. */
@@ -52,4 +53,19 @@ export function refsFromTree(tree: CategoriesTree): FailureRef[] {
 /** The level-3 route the Allure 2 UI uses for a test reached through Categories. */
 export function level3Url(displayUrl: string, ref: FailureRef): string {
   return `${displayUrl}#categories/${ref.groupUid}/${ref.testUid}/`;
+}
+
+/** What levels 1 and 2 told about a failure whose level-3 page could not be read. */
+export function unreadableFailure(displayUrl: string, ref: FailureRef, error: string): RawFailure {
+  return {
+    ...emptyFailure({
+      name: ref.testName,
+      key: ref.testUid,
+      status: 'unknown',
+      url: level3Url(displayUrl, ref),
+    }),
+    reached_by: [ref.category, ref.group],
+    report_category: ref.category,
+    warnings: [`level-3 page could not be read: ${error}`],
+  };
 }

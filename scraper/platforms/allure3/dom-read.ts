@@ -22,7 +22,7 @@ export interface LeafView {
 
 /** Opens every collapsed category and group; returns how many it opened this pass. */
 export function openCollapsedGroups(page: Page): Promise<number> {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
     let opened = 0;
     for (const node of document.querySelectorAll<HTMLElement>(
       'div[id^="cat:"], div[id^="message:"], div[id^="group:"], div[id^="history:"]',
@@ -36,6 +36,8 @@ export function openCollapsedGroups(page: Page): Promise<number> {
         opened++;
       }
     }
+    // Clicking twice closes again: return only once the UI has drawn what was opened.
+    if (opened > 0) await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
     return opened;
   });
 }
@@ -76,7 +78,7 @@ export function readLeaves(page: Page): Promise<LeafView[]> {
  * open) and the "show more" of long label and parameter lists; returns how many it opened.
  */
 export function openCollapsedSteps(page: Page): Promise<number> {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
     let opened = 0;
     const root = document.querySelector('[data-testid="test-result-steps-root"]');
     for (const step of root?.querySelectorAll('[data-testid="test-result-step"]') ?? []) {
@@ -89,13 +91,15 @@ export function openCollapsedSteps(page: Page): Promise<number> {
         opened++;
       }
     }
+    // Clicking twice closes again: return only once the UI has drawn what was opened.
+    if (opened > 0) await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
     return opened;
   });
 }
 
 /** Clicks "show more" under the Labels and Parameters lists (only the first 8 are drawn). */
 export function showAllMetadata(page: Page): Promise<number> {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
     const inSteps = (el: Element) => el.closest('[data-testid="test-result-steps-root"]') !== null;
     const lists = new Set<Element>();
     for (const item of document.querySelectorAll('[data-testid="metadata-item"]')) {
@@ -109,6 +113,7 @@ export function showAllMetadata(page: Page): Promise<number> {
         clicked++;
       }
     }
+    if (clicked > 0) await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
     return clicked;
   });
 }

@@ -44,10 +44,10 @@ export async function scrapeAllure3Dom(ctx: ScrapeContext): Promise<ScrapeSummar
   // Read first: a wrong address or a foreign report fails here, before a browser starts.
   const tree = await readCategories(data, ctx.source, ctx.input);
   if (tree.roots.length === 0) await assertHasTests(data, ctx.input);
-  const browser = await ctx.browser();
-  const refs = await browser.withPage((page) => listFailures(page, ctx, tree.roots.length > 0));
-  if (refs.length === 0) await assertHasTests(data, ctx.input);
   const warnings: string[] = [];
+  const browser = await ctx.browser();
+  const refs = await browser.withPage((page) => listFailures(page, ctx, tree.roots.length > 0, warnings));
+  if (refs.length === 0) await assertHasTests(data, ctx.input);
   ctx.progress.start(refs.length, 'failures');
   await withPagePool(
     browser,
@@ -95,14 +95,21 @@ async function gotoReport(page: Page, ctx: ScrapeContext): Promise<void> {
  * Levels 1 and 2: opens every category and group inside the page (one round trip per pass,
  * not per node), then reads each test leaf with the titles above it.
  */
-async function listFailures(page: Page, ctx: ScrapeContext, hasCategories: boolean): Promise<DomRef[]> {
+async function listFailures(
+  page: Page,
+  ctx: ScrapeContext,
+  hasCategories: boolean,
+  warnings: string[],
+): Promise<DomRef[]> {
   await gotoReport(page, ctx);
   // The tree is drawn once the categories widget has loaded; with no categories there is none.
   if (hasCategories) await page.waitForSelector('div[id^="cat:"]', { state: 'attached' });
-  for (let pass = 0; pass < MAX_GROUP_PASSES; pass++) {
-    if ((await openCollapsedGroups(page)) === 0) break;
-    // Let the UI draw the children before looking for collapsed ones among them.
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(null))));
+  let pass = 0;
+  while ((await openCollapsedGroups(page)) > 0) {
+    if (++pass >= MAX_GROUP_PASSES) {
+      warnings.push(`category groups nested deeper than ${MAX_GROUP_PASSES} levels were not all opened`);
+      break;
+    }
   }
   const seen = new Set<string>();
   return (await readLeaves(page))
@@ -139,29 +146,24 @@ async function readFailure(page: Page, ctx: ScrapeContext, ref: DomRef): Promise
       break;
     }
   }
-  // The top error block shows its trace only once its message is clicked.
+  // The top error block shows its trace only once its message is clicked. Whether there is a
+  // trace at all shows in the steps, where the UI repeats the test's error with its trace open.
   const toggle = page.locator(
     '[data-testid="test-result-error"] button:has(> [data-testid="test-result-error-message"])',
   );
-  if ((await toggle.count()) > 0) {
+  const traceInSteps = page.locator(
+    '[data-testid="test-result-step-header"][data-tr-focus-id^="__test-error__:"] + [data-testid="test-result-step-content"] [data-testid="test-result-error-trace"]',
+  );
+  if ((await toggle.count()) > 0 && (await traceInSteps.count()) > 0) {
     // Clicked in the page: the sticky header can overlap the block, which Playwright's
     // actionability checks wait on forever, while the UI only needs the click event.
     await toggle.first().evaluate((el: HTMLElement) => el.click());
-    await page
-      .waitForFunction(
-        () => {
-          const top = [...document.querySelectorAll('[data-testid="test-result-error"]')].find(
-            (el) => el.closest('[data-testid="test-result-steps-root"]') === null,
-          );
-          return top?.querySelector('[data-testid="test-result-error-trace"]') != null;
-        },
-        undefined,
-        { timeout: 2_000 },
-      )
-      .catch((err: unknown) => {
-        // A message without a trace draws nothing more: that is an answer, not a failure.
-        ctx.log.debug({ test: ref.id, err: describeError(err) }, 'error block shows no trace');
-      });
+    await page.waitForFunction(() => {
+      const top = [...document.querySelectorAll('[data-testid="test-result-error"]')].find(
+        (el) => el.closest('[data-testid="test-result-steps-root"]') === null,
+      );
+      return top?.querySelector('[data-testid="test-result-error-trace"]') != null;
+    });
   }
   const view = await readOverview(page);
   const diff = view.hasDiff ? await readDiff(page) : null;
@@ -222,9 +224,29 @@ async function readDiff(page: Page): Promise<{ expected: string; actual: string 
   await button.evaluate((el: HTMLElement) => el.click());
   await page.waitForSelector('[data-testid="test-result-diff"] pre', { state: 'attached' });
   const diff = await readDiffDialog(page);
-  await page.keyboard.press('Escape');
-  await page.waitForSelector('[data-testid="test-result-diff"]', { state: 'detached' });
+  await closeDialog(page);
   return diff;
+}
+
+/**
+ * Closes the dialog with Escape. The dialog listens for it only from an effect that runs after
+ * it is drawn, so an early press is lost: press again until it is gone. Left open, it would
+ * show the next attachment row instead (web-awesome opens rows in an open dialog).
+ */
+async function closeDialog(page: Page): Promise<void> {
+  const DIALOG = '[data-testid="test-result-diff"]';
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await page.keyboard.press('Escape');
+    const closed = await page
+      .waitForSelector(DIALOG, { state: 'detached', timeout: 250 })
+      .then(() => true)
+      .catch((err: unknown) => {
+        if (err instanceof Error && err.name === 'TimeoutError') return false;
+        throw err;
+      });
+    if (closed) return;
+  }
+  throw new Error('the diff dialog did not close on Escape');
 }
 
 async function readRetryTab(page: Page, id: string): Promise<RawFailure['retries']> {

@@ -32,22 +32,26 @@ const EMBEDDED = /\bd\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g;
 
 export async function openReportData(source: ReportSource): Promise<ReportData> {
   const where = (path: string) => new URL(path, source.rootUrl).href;
-  if ((await source.tryGet(PATHS.categories)) !== null) {
+  // A file given by path (a single-file report's index.html) answers every path with itself.
+  const isFile = !source.rootUrl.endsWith('/');
+  if (!isFile && (await source.tryGet(PATHS.categories)) !== null) {
     return { get: (path) => source.tryGet(path), where, singleFile: false };
   }
-  const index = await source.tryGet('index.html');
+  const index = await source.tryGet(isFile ? '' : 'index.html');
   const embedded = new Map<string, Buffer>();
   // The page's script, not the report: the embedding is a fixed generated call list.
   for (const match of index?.body.toString('utf8').matchAll(EMBEDDED) ?? []) {
     embedded.set(match[1] as string, Buffer.from(match[2] as string, 'base64'));
   }
-  if (embedded.size === 0) return { get: (path) => source.tryGet(path), where, singleFile: false };
+  if (embedded.size === 0) {
+    return { get: async (path) => (isFile ? null : source.tryGet(path)), where, singleFile: false };
+  }
   return {
     get: async (path) => {
       const body = embedded.get(path);
       return body === undefined ? null : { body, contentType: null };
     },
-    where: (path) => `${where('index.html')} (embedded ${path})`,
+    where: (path) => `${isFile ? source.rootUrl : where('index.html')} (embedded ${path})`,
     singleFile: true,
   };
 }
@@ -116,7 +120,8 @@ export async function readCategories(
 ): Promise<CategoriesWidget> {
   const got = await data.get(PATHS.categories);
   if (got === null) {
-    if (!data.singleFile && (await source.tryGet('index.html')) === null) {
+    const folder = source.rootUrl.endsWith('/');
+    if (folder && !data.singleFile && (await source.tryGet('index.html')) === null) {
       throw new DiagnosisError('INPUT_NOT_FOUND', `${source.displayUrl} does not exist (404 Not Found)`, {
         input,
       });

@@ -60,7 +60,7 @@ export function parseJunit(body: Buffer, input: string, contentType: string | nu
     const { msg, line, col } = valid.err;
     const where = col === undefined ? `line ${line}` : `line ${line}, column ${col}`;
     // A truncated JUnit file is a broken report; an HTML error page or JSON is not a report at all.
-    const looksJunit = text.slice(0, 4096).includes('<testsuite');
+    const looksJunit = looksLikeJunit(text);
     throw new DiagnosisError(
       looksJunit ? 'MALFORMED_REPORT' : 'NOT_A_REPORT',
       looksJunit
@@ -95,11 +95,20 @@ export function parseJunit(body: Buffer, input: string, contentType: string | nu
   return { suites: doc.testsuite, name: null };
 }
 
-/** Cheap root check for detect(): the root element's name, or null when the bytes are not XML. */
+/**
+ * Root check for detect(): the root element's name, or null when the bytes are not XML. A
+ * broken file that starts like JUnit counts as JUnit, so that scraping it reports where it
+ * breaks (MALFORMED_REPORT) rather than "not a report".
+ */
 export function junitRoot(body: Buffer): string | null {
   const text = decodeBytes(body, declaredEncoding(body)).text;
-  if (XMLValidator.validate(text) !== true) return null;
+  if (XMLValidator.validate(text) !== true) return looksLikeJunit(text) ? 'testsuite' : null;
   return rootElement(parser.parse(text));
+}
+
+/** A substring test, not parsing: used only once the XML parser has refused the text. */
+function looksLikeJunit(text: string): boolean {
+  return text.slice(0, 4096).includes('<testsuite');
 }
 
 function rootElement(tree: unknown): string | null {

@@ -292,6 +292,11 @@ describe('JUnit XML: bad inputs', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('detects a broken JUnit file as JUnit, so that scraping it can say where it breaks', async () => {
+    expect(await junitAdapter.detect(await openReportSource(join(dir, 'truncated.xml')))).toBe(true);
+    expect(await junitAdapter.detect(await openReportSource(join(dir, 'error-page.xml')))).toBe(false);
+  });
+
   it('malformed XML is MALFORMED_REPORT naming the file and the line', async () => {
     const err = await scrapeError(join(dir, 'truncated.xml'));
 
