@@ -126,6 +126,14 @@ export async function readCategories(
         input,
       });
     }
+    if (!folder && source.rootUrl.endsWith('/index.html')) {
+      // A multi-file report's page without its folder: the data sits beside it, out of reach.
+      throw new DiagnosisError(
+        'INVALID_ARGUMENT',
+        `${input} is the page of a report whose data sits beside it: give the folder ${new URL('.', source.rootUrl).href} instead`,
+        { input },
+      );
+    }
     throw new DiagnosisError(
       'NOT_A_REPORT',
       `${input} is not an Allure 3 report: ${data.where(PATHS.categories)} is missing`,

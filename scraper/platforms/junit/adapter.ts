@@ -70,7 +70,7 @@ export const junitAdapter: PlatformAdapter = {
     ctx.progress.done();
 
     if (parsedFiles === 0) {
-      // A single input, or a folder whose one XML file is broken: that file's own error says most.
+      // A folder whose only JUnit file is broken: that file's own error says most.
       if (problems.length === 1 && notJunit.length === 0 && problems[0] !== undefined) throw problems[0];
       throw new DiagnosisError(
         'NOT_A_REPORT',

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -276,6 +277,59 @@ describe('Allure 3 report', () => {
   });
 });
 
+describe('Allure 3: single-file report (singleFile: true)', () => {
+  let dir: string;
+  let served: StaticServer;
+
+  beforeAll(async () => {
+    // No single-file Allure 3 report is committed: make one from the same raw results with the
+    // fixture's own allurerc, exactly as build-all.sh makes allure3/ (allure 3.18.0, real run).
+    dir = mkdtempSync(join(tmpdir(), 'allure3-single-'));
+    writeFileSync(
+      join(dir, 'allurerc.mjs'),
+      `import base from ${JSON.stringify(resolve('test/fixtures/build/allurerc.mjs'))};
+export default { ...base, output: ${JSON.stringify(join(dir, 'report'))},
+  plugins: { awesome: { options: { ...base.plugins.awesome.options, singleFile: true } } } };
+`,
+    );
+    execFileSync(
+      process.execPath,
+      [
+        resolve('node_modules/allure/cli.js'),
+        'generate',
+        '--config',
+        join(dir, 'allurerc.mjs'),
+        '--output',
+        join(dir, 'report'),
+        ...RESULTS,
+      ],
+      { stdio: 'pipe' },
+    );
+    served = await serveDir(join(dir, 'report'));
+  });
+  afterAll(async () => {
+    await served.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the data embedded in index.html, in both modes, as from the multi-file report', async () => {
+    const page = join(dir, 'report', 'index.html');
+    const fromFile = await scrape(page, 'data');
+    const fromHttp = await scrape(served.url, 'data');
+    const fromDom = await scrape(served.url, 'dom');
+    const multi = await scrape(REPORT, 'data');
+
+    expect(readdirSync(join(dir, 'report'))).not.toContain('data');
+    const comparable = (f: RawFailure) => ({ ...f, url: f.url.replace(/^.*#/, '#'), source: null });
+    const expected = multi.failures.map(comparable);
+    expect(fromFile.failures.map(comparable)).toEqual(expected);
+    expect(fromHttp.failures.map(comparable)).toEqual(expected);
+    expect(fromDom.failures.map(comparable)).toEqual(expected);
+    expect(fromFile.summary.environment).toEqual(multi.summary.environment);
+    expect(await allure3Adapter.detect(await openReportSource(page))).toBe(true);
+  });
+});
+
 describe('Allure 3: bad inputs', () => {
   let dir: string;
   let served: StaticServer;
@@ -302,6 +356,13 @@ describe('Allure 3: bad inputs', () => {
 
     expect(err.code).toBe('INPUT_NOT_FOUND');
     expect(err.message).toContain(`${served.url}missing/`);
+  });
+
+  it("a multi-file report's index.html alone is INVALID_ARGUMENT pointing at its folder", async () => {
+    const err = await scrapeError(join(REPORT, 'index.html'), 'data');
+
+    expect(err.code).toBe('INVALID_ARGUMENT');
+    expect(err.message).toContain('give the folder');
   });
 
   it('a missing folder is INPUT_NOT_FOUND', async () => {
