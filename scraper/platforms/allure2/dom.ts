@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { DiagnosisError, describeError } from '../../../src/errors/index.ts';
+import { PagePool } from '../../browser/index.ts';
 import { emptyFailure, type RawAttachment, type RawFailure } from '../../raw.ts';
 import { charsetOf } from '../../text/index.ts';
 import { emitFailures } from '../pages.ts';
@@ -14,7 +15,9 @@ export async function scrapeAllure2Dom(ctx: ScrapeContext): Promise<ScrapeSummar
     refs: await listFailures(page, ctx),
     environment: await readEnvironment(page, ctx),
   }));
-  const pool = await PagePool.open(ctx, Math.max(1, ctx.limits.concurrency));
+  const pool = await PagePool.open(browser, ctx.limits.concurrency, (page) =>
+    gotoReport(page, ctx, '#categories'),
+  );
   let warnings: string[];
   try {
     warnings = await emitFailures(
@@ -164,41 +167,5 @@ async function readAttachment(
     return { ...base, body: got.body, ...(charset ? { declared_charset: charset } : {}) };
   } catch (err: unknown) {
     return { ...base, body: null, error: describeError(err) };
-  }
-}
-
-/**
- * Pages that have loaded the report app once and then move by hash: the single-page app does
- * not reload its scripts per failure, which is what makes DOM mode fast enough for big runs.
- */
-class PagePool {
-  private constructor(
-    private readonly free: Page[],
-    private readonly all: Page[],
-  ) {}
-
-  get size(): number {
-    return this.all.length;
-  }
-
-  static async open(ctx: ScrapeContext, size: number): Promise<PagePool> {
-    const browser = await ctx.browser();
-    const pages = await Promise.all(Array.from({ length: size }, () => browser.newPage()));
-    await Promise.all(pages.map((page) => gotoReport(page, ctx, '#categories')));
-    return new PagePool([...pages], pages);
-  }
-
-  async use<T>(work: (page: Page) => Promise<T>): Promise<T> {
-    const page = this.free.pop();
-    if (page === undefined) throw new Error('page pool exhausted: more work than pages');
-    try {
-      return await work(page);
-    } finally {
-      this.free.push(page);
-    }
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.all.map((page) => page.close()));
   }
 }

@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { DiagnosisError } from '../../../src/errors/index.ts';
-import type { Fetched, ReportSource } from '../../source/report-source.ts';
+import { type Fetched, parseDataFile, type ReportSource } from '../../source/index.ts';
 
 /**
  * Reads an Allure 2 report's data files, whether they sit beside index.html or are embedded in
@@ -41,24 +41,11 @@ function filesOf(source: ReportSource, embedded: Map<string, Buffer> | null): Re
     const got = await bytes(path);
     if (got === null) return null;
     const text = got.body.toString('utf8');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (err: unknown) {
-      throw new DiagnosisError('MALFORMED_REPORT', `${source.rootUrl}${path} is not valid JSON`, {
-        input: source.displayUrl,
-        cause: err,
-      });
-    }
-    const result = schema.safeParse(parsed);
-    if (!result.success) {
-      throw new DiagnosisError(
-        'MALFORMED_REPORT',
-        `${source.rootUrl}${path} does not look like an Allure 2 data file: ${z.prettifyError(result.error)}`,
-        { input: source.displayUrl },
-      );
-    }
-    return { value: result.data, text };
+    const where = `${source.rootUrl}${path}`;
+    return {
+      value: parseDataFile(text, schema, { where, input: source.displayUrl, what: 'an Allure 2 data file' }),
+      text,
+    };
   };
   const jsonWithText = async <T>(path: string, schema: z.ZodType<T>): Promise<{ value: T; text: string }> => {
     const got = await tryJsonWithText(path, schema);

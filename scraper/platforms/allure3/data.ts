@@ -1,6 +1,6 @@
 import { emptyFailure, type RawAttachment, type RawFailure } from '../../raw.ts';
 import type { ReportSource } from '../../source/report-source.ts';
-import { forEachBounded } from '../pages.ts';
+import { emitFailures } from '../pages.ts';
 import type { ScrapeContext, ScrapeSummary } from '../types.ts';
 import {
   assertHasTests,
@@ -33,23 +33,14 @@ export async function scrapeAllure3Data(ctx: ScrapeContext): Promise<ScrapeSumma
   const data = await openReportData(ctx.source);
   const refs = failuresInTree(await readCategories(data, ctx.source, ctx.input));
   if (refs.length === 0) await assertHasTests(data, ctx.input);
-  const warnings: string[] = [];
-  ctx.progress.start(refs.length, 'failures');
-  await forEachBounded(
+  const warnings = await emitFailures(
+    ctx,
     refs,
-    // Small JSON files: several per page slot costs the server little.
-    { concurrency: ctx.limits.concurrency * 4, retries: ctx.limits.pageRetries },
-    async (ref, order) => {
-      await ctx.emit(order, await readFailure(data, ctx, ref));
-      ctx.progress.tick(ref.title);
-    },
-    async (ref, order, error) => {
-      warnings.push(`test "${ref.title}" could not be read: ${error}`);
-      await ctx.emit(order, unreadable(ctx, ref, error));
-      ctx.progress.tick(ref.title);
-    },
+    // Small JSON files: several per page slot cost the server little.
+    { concurrency: ctx.limits.concurrency * 4, label: (ref) => ref.title },
+    (ref) => readFailure(data, ctx, ref),
+    (ref, error) => unreadable(ctx, ref, error),
   );
-  ctx.progress.done();
   return {
     environment: await readEnvironment(data, ctx.input),
     warnings,

@@ -1,9 +1,9 @@
 import type { Download, Page, Response } from 'playwright-core';
 import { DiagnosisError, describeError } from '../../../src/errors/index.ts';
-import type { BrowserSession } from '../../browser/index.ts';
+import { PagePool } from '../../browser/index.ts';
 import { emptyFailure, type RawAttachment, type RawFailure } from '../../raw.ts';
 import { charsetOf } from '../../text/index.ts';
-import { forEachBounded } from '../pages.ts';
+import { emitFailures } from '../pages.ts';
 import type { ScrapeContext, ScrapeSummary } from '../types.ts';
 import { MISSED_ATTACHMENT, unreadable } from './data.ts';
 import {
@@ -48,28 +48,21 @@ export async function scrapeAllure3Dom(ctx: ScrapeContext): Promise<ScrapeSummar
   const browser = await ctx.browser();
   const refs = await browser.withPage((page) => listFailures(page, ctx, tree.roots.length > 0, warnings));
   if (refs.length === 0) await assertHasTests(data, ctx.input);
-  ctx.progress.start(refs.length, 'failures');
-  await withPagePool(
-    browser,
-    Math.max(1, Math.min(ctx.limits.concurrency, refs.length)),
-    ctx,
-    async (pool) => {
-      await forEachBounded(
+  const size = Math.min(ctx.limits.concurrency, refs.length);
+  const pool = await PagePool.open(browser, size, (page) => gotoReport(page, ctx));
+  try {
+    warnings.push(
+      ...(await emitFailures(
+        ctx,
         refs,
-        { concurrency: pool.size, retries: ctx.limits.pageRetries },
-        async (ref, order) => {
-          await ctx.emit(order, await pool.use((page) => readFailure(page, ctx, ref)));
-          ctx.progress.tick(ref.title);
-        },
-        async (ref, order, error) => {
-          warnings.push(`test "${ref.title}" could not be read: ${error}`);
-          await ctx.emit(order, unreadable(ctx, ref, error));
-          ctx.progress.tick(ref.title);
-        },
-      );
-    },
-  );
-  ctx.progress.done();
+        { concurrency: pool.size, label: (ref) => ref.title },
+        (ref) => pool.use((page) => readFailure(page, ctx, ref)),
+        (ref, error) => unreadable(ctx, ref, error),
+      )),
+    );
+  } finally {
+    await pool.close();
+  }
   return {
     environment: await readEnvironment(data, ctx.input),
     warnings,
@@ -343,67 +336,4 @@ function setRoute(page: Page, hash: string): Promise<void> {
   return page.evaluate((h) => {
     window.location.hash = h;
   }, hash);
-}
-
-interface PagePool {
-  size: number;
-  use<T>(work: (page: Page) => Promise<T>): Promise<T>;
-}
-
-/**
- * Pages that load the report app once and then move by route: the app does not reload its
- * 2.6 MB of scripts per failure. Each page stays inside `withPage`, so it is closed whatever
- * happens, until `work` is done.
- */
-async function withPagePool(
-  browser: BrowserSession,
-  size: number,
-  ctx: ScrapeContext,
-  work: (pool: PagePool) => Promise<void>,
-): Promise<void> {
-  const free: Page[] = [];
-  let release: () => void = () => {};
-  const released = new Promise<void>((done) => {
-    release = done;
-  });
-  const ready: Array<Promise<void>> = [];
-  const holders = Array.from({ length: size }, () => {
-    let opened: () => void = () => {};
-    let failed: (err: unknown) => void = () => {};
-    ready.push(
-      new Promise<void>((ok, fail) => {
-        opened = ok;
-        failed = fail;
-      }),
-    );
-    return browser
-      .withPage(async (page) => {
-        await gotoReport(page, ctx);
-        free.push(page);
-        opened();
-        await released;
-      })
-      .catch((err: unknown) => {
-        // Reported through `ready`, which the caller awaits; the holder itself only has to end.
-        failed(err);
-      });
-  });
-  try {
-    await Promise.all(ready);
-    await work({
-      size,
-      async use(task) {
-        const page = free.pop();
-        if (page === undefined) throw new Error('page pool exhausted: more work than pages');
-        try {
-          return await task(page);
-        } finally {
-          free.push(page);
-        }
-      },
-    });
-  } finally {
-    release();
-    await Promise.all(holders);
-  }
 }

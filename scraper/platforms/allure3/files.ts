@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { DiagnosisError, describeError } from '../../../src/errors/index.ts';
 import type { RawAttachment } from '../../raw.ts';
-import type { Fetched, ReportSource } from '../../source/report-source.ts';
+import { type Fetched, parseDataFile, type ReportSource } from '../../source/index.ts';
 import { charsetOf } from '../../text/index.ts';
 import type { ScrapeSummary } from '../types.ts';
 import { CategoriesWidget, EnvironmentWidget, SummaryFile, VariablesWidget } from './schema.ts';
@@ -66,28 +66,12 @@ export async function readJson<T>(
   const got = await data.get(path);
   if (got === null) return null;
   const text = got.body.toString('utf8');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err: unknown) {
-    throw new DiagnosisError(
-      'MALFORMED_REPORT',
-      `${data.where(path)} is not valid JSON: ${describeError(err)}`,
-      {
-        input,
-        cause: err,
-      },
-    );
-  }
-  const result = schema.safeParse(parsed);
-  if (!result.success) {
-    throw new DiagnosisError(
-      'MALFORMED_REPORT',
-      `${data.where(path)} does not look like an Allure 3 data file: ${z.prettifyError(result.error)}`,
-      { input, cause: result.error },
-    );
-  }
-  return { value: result.data, text };
+  const value = parseDataFile(text, schema, {
+    where: data.where(path),
+    input,
+    what: 'an Allure 3 data file',
+  });
+  return { value, text };
 }
 
 /**

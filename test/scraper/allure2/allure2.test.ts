@@ -166,7 +166,7 @@ describe('Allure 2 report with one unreadable test page', () => {
             input: join(dir, 'report'),
             platform: 'allure2',
             mode,
-            limits: { pageTimeoutMs: 3000, pageRetries: 0 },
+            limits: { pageTimeoutMs: 8000, pageRetries: 0 },
           },
           { store, log: pino({ level: 'silent' }), progress: silentProgress, platformsDir: PLATFORMS_DIR },
         );

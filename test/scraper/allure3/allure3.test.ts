@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allure3Adapter } from '../../../scraper/platforms/allure3/index.ts';
 import type { ScrapeSummary } from '../../../scraper/platforms/types.ts';
 import type { RawFailure } from '../../../scraper/raw.ts';
+import { type ServedDir, serveDir } from '../../../scraper/source/index.ts';
 import { openReportSource } from '../../../scraper/source/report-source.ts';
 import { decodeBytes } from '../../../scraper/text/index.ts';
 import { DiagnosisError } from '../../../src/errors/index.ts';
 import type { ScrapeMode } from '../../../src/schemas/index.ts';
 import { collectingContext } from '../../helpers/scrape-context.ts';
-import { type StaticServer, serveDir } from '../../helpers/static-server.ts';
 
 const REPORT = resolve('test/fixtures/reports/allure3');
 const RESULTS = ['shop-vitest', 'inventory-pytest'].map((p) =>
@@ -116,7 +116,7 @@ function byFullName(failures: RawFailure[]): Map<string, RawFailure> {
 }
 
 describe('Allure 3 report', () => {
-  let served: StaticServer;
+  let served: ServedDir;
   let data: { failures: RawFailure[]; summary: ScrapeSummary };
   let dom: { failures: RawFailure[]; summary: ScrapeSummary };
 
@@ -279,7 +279,7 @@ describe('Allure 3 report', () => {
 
 describe('Allure 3: single-file report (singleFile: true)', () => {
   let dir: string;
-  let served: StaticServer;
+  let served: ServedDir;
 
   beforeAll(async () => {
     // No single-file Allure 3 report is committed: make one from the same raw results with the
@@ -332,7 +332,7 @@ export default { ...base, output: ${JSON.stringify(join(dir, 'report'))},
 
 describe('Allure 3: bad inputs', () => {
   let dir: string;
-  let served: StaticServer;
+  let served: ServedDir;
 
   /** A copy of the fixture report with `change` applied, served under /<name>/. */
   const variant = (name: string, change: (root: string) => void): string => {

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { junitAdapter } from '../../../scraper/platforms/junit/index.ts';
 import type { ScrapeSummary } from '../../../scraper/platforms/types.ts';
 import type { RawFailure } from '../../../scraper/raw.ts';
+import { type ServedDir, serveDir } from '../../../scraper/source/index.ts';
 import { openReportSource } from '../../../scraper/source/report-source.ts';
 import { DiagnosisError } from '../../../src/errors/index.ts';
 import { collectingContext } from '../../helpers/scrape-context.ts';
-import { type StaticServer, serveDir } from '../../helpers/static-server.ts';
 
 const JUNIT = resolve('test/fixtures/reports/junit');
 const SUREFIRE_TAX = join(JUNIT, 'surefire-com.example.billing.TaxCalculatorTest.xml');
@@ -214,7 +214,7 @@ describe('JUnit XML: go-junit-report', () => {
 });
 
 describe('JUnit XML: a folder of reports', () => {
-  let served: StaticServer;
+  let served: ServedDir;
   beforeAll(async () => {
     served = await serveDir(JUNIT);
   });
@@ -269,7 +269,7 @@ describe('JUnit XML: a folder of reports', () => {
 
 describe('JUnit XML: bad inputs', () => {
   let dir: string;
-  let served: StaticServer;
+  let served: ServedDir;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'junit-bad-'));
     const surefire = readFileSync(SUREFIRE_TAX, 'utf8');
