@@ -1,7 +1,7 @@
 /**
  * npm run bench:scrape — failures/s of the scraper on an Allure 2 report with 1,000 failures
  * from a real vitest run, in data mode and DOM mode, and the peak RSS of each (own process).
- * Usage: npm run bench:scrape [-- --failures 1000 --concurrency 4 --runs 3]
+ * Usage: npm run bench:scrape [-- --failures 1000 --concurrency 4 --runs 3 --modes data,dom]
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     failures: { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '4' },
     runs: { type: 'string', default: '3' },
+    modes: { type: 'string', default: 'data,dom' },
     child: { type: 'string' },
     url: { type: 'string' },
   },
@@ -44,8 +45,9 @@ async function parent(): Promise<void> {
   // The report is served by this (parent) process, the scraper runs in a child: as in production,
   // the report server's work is not counted against the scraper's CPU or memory.
   const served = await serveDir(report);
-  for (const mode of ['data', 'dom'] as const) {
-    const rates: number[] = [];
+  for (const mode of String(values.modes).split(',') as ScrapeMode[]) {
+    const cold: number[] = [];
+    const warm: number[] = [];
     let rss = 0;
     let failures = 0;
     for (let attempt = 0; attempt < Number(values.runs); attempt++) {
@@ -57,22 +59,37 @@ async function parent(): Promise<void> {
       ]);
       const result = JSON.parse(out.stdout.trim().split('\n').pop() as string) as {
         failures: number;
-        seconds: number;
+        cold: number;
+        warm: number;
         maxRssMb: number;
       };
-      rates.push(result.failures / result.seconds);
+      cold.push(result.failures / result.cold);
+      warm.push(result.failures / result.warm);
       rss = Math.max(rss, result.maxRssMb);
       failures = result.failures;
     }
+    const fmt = (xs: number[]) =>
+      `median ${median(xs).toFixed(1)}/s (${xs.map((r) => r.toFixed(1)).join(', ')})`;
     console.log(
-      `${mode.padEnd(4)}: ${failures} failures, median ${median(rates).toFixed(1)} failures/s over ${rates.length} runs ` +
-        `(${rates.map((r) => r.toFixed(1)).join(', ')}), peak RSS ${rss.toFixed(0)} MB (Node process; Chromium is separate)`,
+      `${mode.padEnd(4)}: ${failures} failures over ${cold.length} runs, concurrency ${values.concurrency} — ` +
+        `cold process ${fmt(cold)}; warm ${fmt(warm)}; peak RSS ${rss.toFixed(0)} MB (Node; Chromium separate)`,
     );
   }
   await served.close();
 }
 
+/**
+ * One scrape in a fresh process (cold: module loading, JIT, first connections count), then a
+ * second into a fresh evidence store (warm: the steady state of a long-running service).
+ */
 async function child(mode: ScrapeMode, url: string, concurrency: number): Promise<void> {
+  const cold = await timedScrape(mode, url, concurrency);
+  const warm = await timedScrape(mode, url, concurrency);
+  const maxRssMb = process.resourceUsage().maxRSS / 1024;
+  console.log(JSON.stringify({ failures: warm.failures, cold: cold.seconds, warm: warm.seconds, maxRssMb }));
+}
+
+async function timedScrape(mode: ScrapeMode, url: string, concurrency: number) {
   const evidence = mkdtempSync(join(tmpdir(), 'bench-evidence-'));
   const store = new EvidenceStore({ root: evidence });
   const started = performance.now();
@@ -86,9 +103,7 @@ async function child(mode: ScrapeMode, url: string, concurrency: number): Promis
         platformsDir: PLATFORMS_DIR,
       },
     );
-    const seconds = (performance.now() - started) / 1000;
-    const maxRssMb = process.resourceUsage().maxRSS / 1024;
-    console.log(JSON.stringify({ failures: facts.issues.length, seconds, maxRssMb }));
+    return { failures: facts.issues.length, seconds: (performance.now() - started) / 1000 };
   } finally {
     store.close();
     rmSync(evidence, { recursive: true, force: true });

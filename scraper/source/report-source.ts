@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DiagnosisError, describeError } from '../../src/errors/index.ts';
+import { createHttpGet, type HttpGet } from './http-get.ts';
 
 export interface Fetched {
   body: Buffer;
@@ -26,7 +27,8 @@ export interface ReportSource {
 export interface HttpOptions {
   timeoutMs: number;
   retries: number;
-  fetchImpl?: typeof fetch;
+  /** The HTTP client; tests may pass a stub. */
+  get?: HttpGet;
 }
 
 const DEFAULT_HTTP: HttpOptions = { timeoutMs: 15_000, retries: 1 };
@@ -47,7 +49,8 @@ export async function openReportSource(
   return info.isDirectory() ? dirSource(path) : fileSource(path);
 }
 
-function httpSource(input: string, options: HttpOptions): ReportSource {
+function httpSource(input: string, http: HttpOptions): ReportSource {
+  const options = { ...http, get: http.get ?? createHttpGet() };
   const url = new URL(input);
   url.hash = '';
   const isFile = /\.(xml|html?|json)$/i.test(url.pathname) && !url.pathname.endsWith('/index.html');
@@ -72,20 +75,20 @@ function httpSource(input: string, options: HttpOptions): ReportSource {
 }
 
 /** null on 404; retries once on connection errors and 5xx, since CI report servers hiccup. */
-async function fetchWithRetry(url: string, options: HttpOptions): Promise<Fetched | null> {
-  const doFetch = options.fetchImpl ?? fetch;
+async function fetchWithRetry(url: string, options: HttpOptions & { get: HttpGet }): Promise<Fetched | null> {
   let lastError: unknown;
   for (let attempt = 0; attempt <= options.retries; attempt++) {
     try {
-      const res = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs) });
+      const res = await options.get(url, options.timeoutMs);
       if (res.status === 404) return null;
       if (res.status >= 500 && attempt < options.retries) {
         lastError = new Error(`HTTP ${res.status}`);
         continue;
       }
-      if (!res.ok)
+      if (res.status < 200 || res.status >= 300) {
         throw new DiagnosisError('HTTP_ERROR', `${url} answered HTTP ${res.status}`, { input: url });
-      return { body: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') };
+      }
+      return { body: res.body, contentType: res.contentType };
     } catch (err: unknown) {
       if (err instanceof DiagnosisError) throw err;
       lastError = err;

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiagnosisError } from '../../src/errors/index.ts';
-import { EvidenceStore, FRAGMENT_MAX_LINES } from '../../src/store/evidence/index.ts';
+import { EvidenceStore, FRAGMENT_MAX_LINES, INLINE_MAX_BYTES } from '../../src/store/evidence/index.ts';
 
 describe('EvidenceStore', () => {
   let dir: string;
@@ -79,5 +79,41 @@ describe('EvidenceStore', () => {
 
     expect(store.get(id).original_encoding).toBe('gb18030');
     expect((await store.readFragment(id, 2, 2)).text).toBe('text');
+  });
+
+  it('keeps a large item as a content-addressed file and reads it like a small one', async () => {
+    const line = 'x'.repeat(99);
+    const text = Array.from(
+      { length: Math.ceil((INLINE_MAX_BYTES * 2) / 100) },
+      (_, i) => `${i + 1} ${line}`,
+    ).join('\n');
+    const id = store.put(text, { kind: 'log', source: 'big' });
+
+    const fragment = await store.readFragment(id, 3, 4);
+
+    expect(fragment.text).toBe(`3 ${line}\n4 ${line}`);
+    expect(await store.readAll(id)).toBe(text);
+    const shard = readdirSync(join(dir, 'objects'));
+    expect(shard).toHaveLength(1);
+    expect(
+      existsSync(
+        join(
+          dir,
+          'objects',
+          shard[0] as string,
+          readdirSync(join(dir, 'objects', shard[0] as string))[0] as string,
+        ),
+      ),
+    ).toBe(true);
+  });
+
+  it.each([
+    ['inline', 'a\nb\n'],
+    ['file', `${'y'.repeat(INLINE_MAX_BYTES)}\nlast\n`],
+  ])('returns the exact text of an %s item, trailing newline included', async (_where, text) => {
+    const id = store.put(text, { kind: 'log', source: 'x' });
+
+    expect(await store.readAll(id)).toBe(text);
+    expect(store.get(id).lines).toBe(2);
   });
 });

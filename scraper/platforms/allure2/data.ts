@@ -24,7 +24,7 @@ export async function scrapeAllure2Data(ctx: ScrapeContext): Promise<ScrapeSumma
     ctx,
     refs,
     // Small JSON files: several per page slot cost the server little.
-    { concurrency: ctx.limits.concurrency * 4, label: (ref) => ref.testName },
+    { concurrency: ctx.limits.concurrency * 8, label: (ref) => ref.testName },
     (ref) => readFailure(files, ctx, ref),
     (ref, error) => unreadableFailure(ctx.source.displayUrl, ref, error),
   );

@@ -37,7 +37,7 @@ export async function scrapeAllure3Data(ctx: ScrapeContext): Promise<ScrapeSumma
     ctx,
     refs,
     // Small JSON files: several per page slot cost the server little.
-    { concurrency: ctx.limits.concurrency * 4, label: (ref) => ref.title },
+    { concurrency: ctx.limits.concurrency * 8, label: (ref) => ref.title },
     (ref) => readFailure(data, ctx, ref),
     (ref, error) => unreadable(ctx, ref, error),
   );

@@ -1,2 +1,8 @@
 export * from './schema.ts';
-export { EvidenceStore, type EvidenceStoreOptions, FRAGMENT_MAX_CHARS, FRAGMENT_MAX_LINES } from './store.ts';
+export {
+  EvidenceStore,
+  type EvidenceStoreOptions,
+  FRAGMENT_MAX_CHARS,
+  FRAGMENT_MAX_LINES,
+  INLINE_MAX_BYTES,
+} from './store.ts';
