@@ -7,7 +7,8 @@ import { type Logger, pino } from 'pino';
 export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
   return pino(
     {
-      level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+      // On a terminal the progress bar speaks; JSON info lines are for pipelines and log shippers.
+      level: options.level ?? process.env.LOG_LEVEL ?? (process.stderr.isTTY ? 'warn' : 'info'),
       redact: {
         paths: ['*.password', '*.token', '*.apiKey', '*.authorization', 'headers.authorization'],
         censor: '[redacted]',

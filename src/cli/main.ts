@@ -132,17 +132,21 @@ function writeOut(path: string, text: string): void {
   writeFileSync(path, text);
 }
 
+const SUMMARY_MAX = 20;
+
 /** A short human summary on a terminal (or always, for the demo); nothing extra in pipelines. */
 function summarise(facts: FactsDocument, out: string | undefined, always = false): void {
   if (!always && !process.stdout.isTTY) return;
   if (!always && out === undefined) return;
   const lines = [`${facts.issues.length} failures from ${facts.run.platform} (${facts.run.mode} mode)`];
-  for (const issue of facts.issues) {
+  for (const issue of facts.issues.slice(0, SUMMARY_MAX)) {
     const where =
       issue.locations.find((l) => l.role === 'failure') ?? issue.locations.find((l) => l.role === 'test');
     const place = where ? `${where.file}:${where.line ?? '?'}` : 'no location';
     lines.push(`  ${issue.id} [${issue.category}] ${issue.summary.slice(0, 90)}  → ${place}`);
   }
+  if (facts.issues.length > SUMMARY_MAX)
+    lines.push(`  … and ${facts.issues.length - SUMMARY_MAX} more in the facts file`);
   if (out) lines.push(`facts written to ${out}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
