@@ -1,12 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import { scrapeReport } from '../../scraper/index.ts';
-import { describeError, isDiagnosisError } from '../errors/index.ts';
+import { DiagnosisError, describeError, isDiagnosisError } from '../errors/index.ts';
+import { createLocator, DEFAULT_RULES_PATH, locateDocument, openLocatorDeps } from '../locate/index.ts';
 import { createLogger } from '../log.ts';
-import { type FactsDocument, ScrapeMode } from '../schemas/index.ts';
+import { type FactsDocument, FactsDocument as FactsDocumentSchema, ScrapeMode } from '../schemas/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
 import { createProgress } from './progress.ts';
 
@@ -73,6 +75,24 @@ function buildProgram(log: Logger): Command {
       summarise(facts, flags.out);
     });
   program
+    .command('locate')
+    .description(
+      'Re-anchor the facts’ stack locations at a revision: verified candidates with a confidence level',
+    )
+    .requiredOption('--facts <file>', 'facts JSON from `scrape`')
+    .requiredOption('--repo <path>', 'git repository holding the revision (read from git objects only)')
+    .requiredOption('--revision <sha>', 'the revision under review')
+    .option('--report-revision <sha>', 'the revision the report was built from, if it differs or is known')
+    .option('--diff-base <sha>', 'what the change is diffed against (default: first parent)')
+    .option('--rules <file>', 'path-mapping rules', DEFAULT_RULES_PATH)
+    .option('-o, --out <file>', 'write the located facts here (default: stdout)')
+    .action(async (flags: LocateFlags) => {
+      const located = await runLocate(flags);
+      const json = `${JSON.stringify(located, null, 2)}\n`;
+      if (flags.out) writeOut(flags.out, json);
+      else process.stdout.write(json);
+    });
+  program
     .command('evidence')
     .description('Print a fragment of one evidence item by id and line range')
     .argument('<id>', 'evidence id (ev_…)')
@@ -99,6 +119,62 @@ function buildProgram(log: Logger): Command {
       summarise(facts, flags.out, true);
     });
   return program;
+}
+
+interface LocateFlags {
+  facts: string;
+  repo: string;
+  revision: string;
+  reportRevision?: string;
+  diffBase?: string;
+  rules: string;
+  out?: string;
+}
+
+async function runLocate(flags: LocateFlags): Promise<FactsDocument> {
+  const facts = readFacts(flags.facts);
+  const deps = await openLocatorDeps(flags.repo, { rulesPath: flags.rules });
+  try {
+    return await locateDocument(
+      facts,
+      {
+        repository: facts.run.repository ?? basename(resolve(flags.repo)),
+        revision: flags.revision,
+        reportRevision: flags.reportRevision ?? null,
+        diffBase: flags.diffBase ?? null,
+      },
+      createLocator(deps),
+    );
+  } finally {
+    await deps.close();
+  }
+}
+
+function readFacts(path: string): FactsDocument {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err: unknown) {
+    throw new DiagnosisError(
+      'INPUT_NOT_FOUND',
+      `facts ${path} could not be read as JSON: ${describeError(err)}`,
+      {
+        input: path,
+        cause: err,
+      },
+    );
+  }
+  const parsed = FactsDocumentSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new DiagnosisError(
+      'MALFORMED_REPORT',
+      `facts ${path} do not match the facts schema: ${z.prettifyError(parsed.error)}`,
+      {
+        input: path,
+      },
+    );
+  }
+  return parsed.data;
 }
 
 async function runScrape(report: string, flags: ScrapeFlags, log: Logger): Promise<FactsDocument> {

@@ -13,7 +13,12 @@ export type ErrorCode =
   | 'PLATFORM_CONFIG_INVALID'
   | 'EVIDENCE_NOT_FOUND'
   | 'EVIDENCE_RANGE_INVALID'
-  | 'INVALID_ARGUMENT';
+  | 'INVALID_ARGUMENT'
+  | 'GIT_ERROR'
+  | 'REPO_NOT_FOUND'
+  | 'REVISION_NOT_FOUND'
+  | 'PATH_REFUSED'
+  | 'FILE_TOO_LARGE';
 
 export class DiagnosisError extends Error {
   readonly code: ErrorCode;

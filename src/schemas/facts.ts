@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { LocationRole } from './common.ts';
+import { LocateRun, VerifiedLocation } from './located.ts';
 
 /**
  * The facts JSON: what a test report shows, one issue per failure. Facts only — no root cause,
@@ -48,8 +50,7 @@ export const Fact = z.object({
 });
 export type Fact = z.infer<typeof Fact>;
 
-export const LocationRole = z.enum(['failure', 'test', 'frame']);
-export type LocationRole = z.infer<typeof LocationRole>;
+export { LocationRole } from './common.ts';
 
 export const Language = z.enum(['java', 'python', 'javascript', 'go', 'unknown']);
 export type Language = z.infer<typeof Language>;
@@ -109,6 +110,8 @@ export const Issue = z.object({
   warnings: z.array(z.string()),
   /** Raw material of the page (HTML in DOM mode, JSON in data mode); differs by mode by nature. */
   source_evidence: EvidenceId.optional(),
+  /** Added by the locator: `locations` re-anchored at the revision under review. */
+  candidates: z.array(VerifiedLocation).optional(),
 });
 export type Issue = z.infer<typeof Issue>;
 
@@ -131,5 +134,7 @@ export const FactsDocument = z.object({
   schema_version: z.literal(1),
   run: Run,
   issues: z.array(Issue),
+  /** Present once the locator has run: against what it checked the locations. */
+  located: LocateRun.optional(),
 });
 export type FactsDocument = z.infer<typeof FactsDocument>;
