@@ -80,7 +80,11 @@ function buildProgram(log: Logger): Command {
       'Re-anchor the facts’ stack locations at a revision: verified candidates with a confidence level',
     )
     .requiredOption('--facts <file>', 'facts JSON from `scrape`')
-    .requiredOption('--repo <path>', 'git repository holding the revision (read from git objects only)')
+    .requiredOption(
+      '--repo <path|url>',
+      'git repository path, or a remote kept as a bare mirror (read from git objects only)',
+    )
+    .option('--cache-dir <dir>', 'where mirrors of remote repositories are kept', 'var/repos')
     .requiredOption('--revision <sha>', 'the revision under review')
     .option('--report-revision <sha>', 'the revision the report was built from, if it differs or is known')
     .option('--diff-base <sha>', 'what the change is diffed against (default: first parent)')
@@ -124,6 +128,7 @@ function buildProgram(log: Logger): Command {
 interface LocateFlags {
   facts: string;
   repo: string;
+  cacheDir: string;
   revision: string;
   reportRevision?: string;
   diffBase?: string;
@@ -133,7 +138,7 @@ interface LocateFlags {
 
 async function runLocate(flags: LocateFlags): Promise<FactsDocument> {
   const facts = readFacts(flags.facts);
-  const deps = await openLocatorDeps(flags.repo, { rulesPath: flags.rules });
+  const deps = await openLocatorDeps(flags.repo, { rulesPath: flags.rules, cacheDir: flags.cacheDir });
   try {
     return await locateDocument(
       facts,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -67,6 +67,26 @@ describe('ci-diagnosis locate', () => {
     // The pytest failures' sources are not in this repository: no place is claimed for them.
     const python = located.issues.find((i) => i.test.name === 'test_import_csv_in_boxes');
     expect(python?.candidates?.every((c) => c.level === 'need_evidence')).toBe(true);
+  });
+
+  it('mirrors a remote repository and fetches a Gerrit change ref on demand', async () => {
+    repo.git('update-ref', 'refs/changes/01/1/1', revision);
+    const out = join(dir, 'located-remote.json');
+    const cacheDir = join(dir, 'mirrors');
+
+    await cli(
+      'locate',
+      ...['--facts', join(dir, 'facts.json'), '--repo', `file://${repo.dir}`, '--cache-dir', cacheDir],
+      ...['--revision', 'refs/changes/01/1/1', '--report-revision', revision, '--out', out],
+    );
+
+    const located = FactsDocument.parse(JSON.parse(readFileSync(out, 'utf8')));
+    const ledger = located.issues.find((i) => i.test.name === 'posts the order total to the ledger');
+    expect(ledger?.candidates?.find((c) => c.reported.role === 'failure')).toMatchObject({
+      level: 'line',
+      file: 'src/ledger.ts',
+    });
+    expect(readdirSync(cacheDir).some((name) => name.endsWith('.git'))).toBe(true);
   });
 
   it('rejects facts that are not a facts document, naming the file', async () => {
