@@ -18,6 +18,7 @@ import { carryOver } from './drift.ts';
 import { diffImpact } from './impact.ts';
 import { type FileIndex, indexFiles, mapReportPath } from './paths.ts';
 import type { PathRules } from './rules.ts';
+import { throughSourceMap } from './source-map.ts';
 
 export interface LocateTarget {
   /** The revision under review. */
@@ -94,12 +95,13 @@ async function readSource(deps: LocatorDeps, rev: string, path: string): Promise
   };
 }
 
-async function locateFrame(frame: Location, target: LocateTarget, deps: LocatorDeps, io: LocatorIo) {
+async function locateFrame(reported: Location, target: LocateTarget, deps: LocatorDeps, io: LocatorIo) {
   const revision = await deps.objects.ensure(target.revision);
   const reportRev = target.reportRevision ? await deps.objects.ensure(target.reportRevision) : null;
-  const result = new Result(frame);
-  const mapped = await mapPath(frame, reportRev ?? revision, io, deps, result);
-  if (mapped === null) return result.finish('need_evidence');
+  const result = new Result(reported);
+  const origin = await originalPlace(reported, reportRev ?? revision, io, deps, result);
+  if (origin === null) return result.finish('need_evidence');
+  const { frame, path: mapped } = origin;
   const carried =
     reportRev !== null && reportRev !== revision
       ? await carryThrough(io, reportRev, revision, mapped, frame.line)
@@ -113,10 +115,10 @@ async function locateFrame(frame: Location, target: LocateTarget, deps: LocatorD
   }
   result.file = carried.file;
   const snippet = frame.snippet ?? (await reportedLineText(io, reportRev, mapped, frame.line));
-  const origin = reportRev === null ? 'unknown' : carried.exact ? 'carried' : 'lost';
+  const trust = reportRev === null ? 'unknown' : carried.exact ? 'carried' : 'lost';
   const placed = anchor(
     frame,
-    { ...carried, origin },
+    { ...carried, origin: trust },
     source,
     snippet,
     result.reasons,
@@ -125,6 +127,26 @@ async function locateFrame(frame: Location, target: LocateTarget, deps: LocatorD
   const change = await changeDiff(deps, io, revision, target.diffBase, result.reasons);
   result.place(placed, source, diffImpact(carried.file, placed, change, source));
   return result.finish(placed.level);
+}
+
+/**
+ * The reported place in repository terms at the report's revision: the path mapped, and built
+ * JavaScript traced back to its source through the build's source map when there is one.
+ */
+async function originalPlace(
+  reported: Location,
+  rev: string,
+  io: LocatorIo,
+  deps: LocatorDeps,
+  result: Result,
+) {
+  const built = await mapPath(reported, rev, io, deps, result);
+  if (built === null) return null;
+  const original = await throughSourceMap(deps.objects, rev, built, reported.line, reported.column ?? null);
+  if (original === null) return { frame: reported, path: built };
+  result.reasons.push(original.reason);
+  if (!('file' in original)) return { frame: reported, path: built };
+  return { frame: { ...reported, file: original.file, line: original.line }, path: original.file };
 }
 
 /** Path mapping at the revision the report was built from; a tie is resolved only by code evidence. */
