@@ -3,8 +3,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { scrapeReport } from '../../scraper/index.ts';
+import { parseDataFile } from '../../scraper/source/index.ts';
 import { DiagnosisError, describeError, isDiagnosisError } from '../errors/index.ts';
 import { createLocator, DEFAULT_RULES_PATH, locateDocument, openLocatorDeps } from '../locate/index.ts';
 import { createLogger } from '../log.ts';
@@ -156,30 +156,20 @@ async function runLocate(flags: LocateFlags): Promise<FactsDocument> {
 }
 
 function readFacts(path: string): FactsDocument {
-  let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch (err: unknown) {
-    throw new DiagnosisError(
-      'INPUT_NOT_FOUND',
-      `facts ${path} could not be read as JSON: ${describeError(err)}`,
-      {
-        input: path,
-        cause: err,
-      },
-    );
+    throw new DiagnosisError('INPUT_NOT_FOUND', `facts ${path} could not be read: ${describeError(err)}`, {
+      input: path,
+      cause: err,
+    });
   }
-  const parsed = FactsDocumentSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new DiagnosisError(
-      'MALFORMED_REPORT',
-      `facts ${path} do not match the facts schema: ${z.prettifyError(parsed.error)}`,
-      {
-        input: path,
-      },
-    );
-  }
-  return parsed.data;
+  return parseDataFile(text, FactsDocumentSchema, {
+    where: `facts ${path}`,
+    input: path,
+    what: 'a facts document',
+  });
 }
 
 async function runScrape(report: string, flags: ScrapeFlags, log: Logger): Promise<FactsDocument> {
