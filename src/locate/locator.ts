@@ -1,4 +1,4 @@
-import { describeError } from '../errors/index.ts';
+import { DiagnosisError, describeError } from '../errors/index.ts';
 import { type DiffSource, type FileDiff, type GitObjects, LruCache } from '../git/index.ts';
 import type { ConfidenceLevel, FunctionSpan, Location, VerifiedLocation } from '../schemas/index.ts';
 import {
@@ -66,6 +66,8 @@ export function createLocator(deps: LocatorDeps, limits: Partial<typeof CACHE_LI
     if (hit === undefined) {
       hit = make();
       cache.set(key, hit);
+      // A failed read is not remembered: the next frame tries again (callers still see the error).
+      hit.catch(() => cache.delete(key));
     }
     return hit;
   };
@@ -108,12 +110,8 @@ async function locateFrame(reported: Location, target: LocateTarget, deps: Locat
       : { file: mapped, line: frame.line, exact: reportRev !== null, reasons: [] };
   result.reasons.push(...carried.reasons);
   if (carried.file === null) return result.finish('need_evidence');
-  const source = await io.source(revision, carried.file);
-  if (source === null) {
-    result.reasons.push(`${carried.file} does not exist at ${revision.slice(0, 12)}`);
-    return result.finish('need_evidence');
-  }
-  result.file = carried.file;
+  const source = await readTarget(io, revision, carried.file, result);
+  if (source === null) return result.finish(result.file === null ? 'need_evidence' : 'file');
   const snippet = frame.snippet ?? (await reportedLineText(io, reportRev, mapped, frame.line));
   const trust = reportRev === null ? 'unknown' : carried.exact ? 'carried' : 'lost';
   const placed = anchor(
@@ -127,6 +125,25 @@ async function locateFrame(reported: Location, target: LocateTarget, deps: Locat
   const change = await changeDiff(deps, io, revision, target.diffBase, result.reasons);
   result.place(placed, source, diffImpact(carried.file, placed, change, source));
   return result.finish(placed.level);
+}
+
+/**
+ * The file at the revision under review. A file git will not hand over as text (too large, a
+ * symlink) is named at file level at most, with the reason; a missing one needs evidence.
+ */
+async function readTarget(io: LocatorIo, revision: string, file: string, result: Result) {
+  try {
+    const source = await io.source(revision, file);
+    if (source === null) result.reasons.push(`${file} does not exist at ${revision.slice(0, 12)}`);
+    else result.file = file;
+    return source;
+  } catch (err: unknown) {
+    if (!(err instanceof DiagnosisError) || (err.code !== 'FILE_TOO_LARGE' && err.code !== 'PATH_REFUSED'))
+      throw err;
+    result.reasons.push(`${file} cannot be read at ${revision.slice(0, 12)}: ${err.message}`);
+    if (err.code === 'FILE_TOO_LARGE') result.file = file;
+    return null;
+  }
 }
 
 /**
