@@ -1,3 +1,4 @@
+import { describeError } from '../../src/errors/index.ts';
 import type { Fact, Issue, Location } from '../../src/schemas/index.ts';
 import type { EvidenceStore } from '../../src/store/evidence/index.ts';
 import type { RawAttachment, RawFailure } from '../raw.ts';
@@ -59,7 +60,7 @@ export class FactsBuilder {
     ];
     if (raw.message === null) warnings.push('report shows no failure message');
     if (raw.trace === null) warnings.push('report shows no stack trace');
-    const locations = this.locations(raw);
+    const locations = this.locations(raw, warnings);
     if (raw.trace !== null && locations.length === 0)
       warnings.push('stack trace has no frame with a file location');
     const issue: Issue = {
@@ -151,10 +152,11 @@ export class FactsBuilder {
     ];
   }
 
-  private locations(raw: RawFailure): Location[] {
+  private locations(raw: RawFailure, warnings: string[]): Location[] {
     if (raw.trace === null) return [];
     const hints = { testName: raw.name, ...(raw.full_name === null ? {} : { testFullName: raw.full_name }) };
-    return selectLocations(parseStackTrace(raw.trace, hints));
+    const onError = (err: unknown) => warnings.push(`stack trace could not be parsed: ${describeError(err)}`);
+    return selectLocations(parseStackTrace(raw.trace, hints, onError));
   }
 }
 

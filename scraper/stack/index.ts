@@ -10,12 +10,17 @@ export type { StackHints } from './types.ts';
  * Frames of a stack trace as Locations, in printed order, with the test's own frame (`test`)
  * and the project frame closest to the raise (`failure`) marked. Unknown text gives [].
  */
-export function parseStackTrace(trace: string, hints?: StackHints): Location[] {
+export function parseStackTrace(
+  trace: string,
+  hints?: StackHints,
+  onError: (err: unknown) => void = () => {},
+): Location[] {
   try {
     return parseTrace(trace, hints);
-  } catch {
+  } catch (err: unknown) {
     // A trace is untrusted report text: a parser bug on odd input must cost this trace's
-    // locations, never the whole scrape.
+    // locations, never the whole scrape — and the caller hears why.
+    onError(err);
     return [];
   }
 }
