@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseStackTrace, type StackHints } from '../../../scraper/stack/index.ts';
-import { expectRole, expectSchemaValid, type RoleExpectation } from './helpers.ts';
+import { parseStackTrace } from '../../../scraper/stack/index.ts';
+import { itFindsRoles, type TraceCase } from './helpers.ts';
 
 /** Printed by real runs here (go 1.26) on module example.com/shop. */
 const PANIC_NIL_MAP = `--- FAIL: TestNilMap (0.00s)
@@ -127,13 +127,7 @@ testing.tRunner(0xc0000d2340, 0x71b4a8)
 created by testing.(*T).Run in goroutine 1
 	/opt/hostedtoolcache/go/1.22.5/x64/src/testing/testing.go:1742 +0x390`;
 
-interface Case {
-  name: string;
-  trace: string;
-  hints?: StackHints;
-  failure: RoleExpectation | null;
-  test: RoleExpectation | null;
-}
+type Case = TraceCase;
 
 const cases: Case[] = [
   {
@@ -208,13 +202,7 @@ const cases: Case[] = [
 ];
 
 describe('Go stack traces', () => {
-  it.each(cases)('$name', ({ trace, hints, failure, test }) => {
-    const locations = parseStackTrace(trace, hints);
-    expectSchemaValid(locations);
-    expectRole(locations, 'failure', failure);
-    expectRole(locations, 'test', test);
-    expect(locations.every((l) => l.language === 'go')).toBe(true);
-  });
+  itFindsRoles(cases, 'go');
 
   it('marks GOROOT, panic and testing frames as library and drops argument lists', () => {
     const locations = parseStackTrace(PANIC_NIL_MAP);

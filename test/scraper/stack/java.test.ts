@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseStackTrace, type StackHints } from '../../../scraper/stack/index.ts';
-import { expectRole, expectSchemaValid, type RoleExpectation } from './helpers.ts';
+import { parseStackTrace } from '../../../scraper/stack/index.ts';
+import { expectRole, itFindsRoles, type TraceCase } from './helpers.ts';
 
 /**
  * Traces printed by real runs here: JUnit 5 (console launcher XML report) and plain `java` on
@@ -98,13 +98,7 @@ const KOTLIN_GRADLE = `java.lang.IllegalStateException: order 7 is closed
 \tat app//com.example.orders.OrderServiceTest.closesOrder(OrderServiceTest.kt:18)
 \tat org.springframework.test.context.junit.jupiter.SpringExtension.interceptTestMethod(SpringExtension.java:166)`;
 
-interface Case {
-  name: string;
-  trace: string;
-  hints?: StackHints;
-  failure: RoleExpectation | null;
-  test: RoleExpectation | null;
-}
+type Case = TraceCase;
 
 const cases: Case[] = [
   {
@@ -223,13 +217,7 @@ const cases: Case[] = [
 ];
 
 describe('Java stack traces', () => {
-  it.each(cases)('$name', ({ trace, hints, failure, test }) => {
-    const locations = parseStackTrace(trace, hints);
-    expectSchemaValid(locations);
-    expectRole(locations, 'failure', failure);
-    expectRole(locations, 'test', test);
-    expect(locations.every((l) => l.language === 'java')).toBe(true);
-  });
+  itFindsRoles(cases, 'java');
 
   it('keeps printed order in frame_index and marks JDK stream frames as library', () => {
     const locations = parseStackTrace(JUNIT_NEGATIVE_LINE);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseStackTrace, type StackHints } from '../../../scraper/stack/index.ts';
-import { expectRole, expectSchemaValid, type RoleExpectation } from './helpers.ts';
+import { parseStackTrace } from '../../../scraper/stack/index.ts';
+import { itFindsRoles, type TraceCase } from './helpers.ts';
 
 /** Printed by real runs here: Node 20, vitest 4.1 (+ allure-vitest 3.12), Chromium via playwright-core. */
 const NODE_SYNC = `RangeError: qty must be positive, got -1
@@ -181,13 +181,7 @@ const WINDOWS_NODE = `RangeError: qty must be positive, got 0
     at file:///C:/ci/ws/test/cart.spec.mjs:4:18
     at ModuleJob.run (node:internal/modules/esm/module_job:325:25)`;
 
-interface Case {
-  name: string;
-  trace: string;
-  hints?: StackHints;
-  failure: RoleExpectation | null;
-  test: RoleExpectation | null;
-}
+type Case = TraceCase;
 
 const cases: Case[] = [
   {
@@ -385,13 +379,7 @@ const cases: Case[] = [
 ];
 
 describe('JavaScript stack traces', () => {
-  it.each(cases)('$name', ({ trace, hints, failure, test }) => {
-    const locations = parseStackTrace(trace, hints);
-    expectSchemaValid(locations);
-    expectRole(locations, 'failure', failure);
-    expectRole(locations, 'test', test);
-    expect(locations.every((l) => l.language === 'javascript')).toBe(true);
-  });
+  itFindsRoles(cases, 'javascript');
 
   it('marks node:, node_modules and <anonymous> frames as library', () => {
     const locations = parseStackTrace(NODE_SYNC);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseStackTrace, type StackHints } from '../../../scraper/stack/index.ts';
-import { expectRole, expectSchemaValid, type RoleExpectation } from './helpers.ts';
+import { parseStackTrace } from '../../../scraper/stack/index.ts';
+import { expectRole, itFindsRoles, type TraceCase } from './helpers.ts';
 
 /** Traces printed by real runs here (CPython 3.11, pytest 9.2) on a small `shop` package. */
 const PLAIN_VALUEERROR = `Traceback (most recent call last):
@@ -196,13 +196,7 @@ const WINDOWS = `Traceback (most recent call last):
     raise InvalidOperation(value)
 decimalx.InvalidOperation: 2.675`;
 
-interface Case {
-  name: string;
-  trace: string;
-  hints?: StackHints;
-  failure: RoleExpectation | null;
-  test: RoleExpectation | null;
-}
+type Case = TraceCase;
 
 const cases: Case[] = [
   {
@@ -364,13 +358,7 @@ const cases: Case[] = [
 ];
 
 describe('Python stack traces', () => {
-  it.each(cases)('$name', ({ trace, hints, failure, test }) => {
-    const locations = parseStackTrace(trace, hints);
-    expectSchemaValid(locations);
-    expectRole(locations, 'failure', failure);
-    expectRole(locations, 'test', test);
-    expect(locations.every((l) => l.language === 'python')).toBe(true);
-  });
+  itFindsRoles(cases, 'python');
 
   it('marks the stdlib of a pyenv interpreter as library and keeps its source lines', () => {
     const locations = parseStackTrace(PLAIN_DIRECT_CAUSE);
