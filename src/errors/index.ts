@@ -18,7 +18,10 @@ export type ErrorCode =
   | 'REPO_NOT_FOUND'
   | 'REVISION_NOT_FOUND'
   | 'PATH_REFUSED'
-  | 'FILE_TOO_LARGE';
+  | 'FILE_TOO_LARGE'
+  | 'GERRIT_ERROR'
+  | 'GERRIT_AUTH'
+  | 'GERRIT_NOT_FOUND';
 
 export class DiagnosisError extends Error {
   readonly code: ErrorCode;
