@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { DiagnosisError } from '../src/errors/index.ts';
 import {
@@ -60,7 +61,7 @@ export async function scrapeReport(options: ScrapeOptions, deps: ScrapeDeps): Pr
   const original = source;
   let served: ServedDir | undefined;
   if (mode === 'dom' && !source.isHttp) {
-    served = await serveDir(new URL('.', source.rootUrl).pathname);
+    served = await serveDir(fileURLToPath(new URL('.', source.rootUrl)));
     source = await openReportSource(served.url, { timeoutMs: limits.pageTimeoutMs });
   }
   let browser: Promise<BrowserSession> | undefined;

@@ -154,7 +154,7 @@ describe('Allure 2 report with one unreadable test page', () => {
   it.each(['data', 'dom'] as const)(
     'turns it into a warning on that issue in %s mode, not a crashed run',
     async (mode) => {
-      const dir = mkdtempSync(join(tmpdir(), 'allure2-bad-'));
+      const dir = mkdtempSync(join(tmpdir(), 'allure2 bad report-'));
       cpSync(REPORT, join(dir, 'report'), { recursive: true });
       const tree = JSON.parse(readFileSync(join(dir, 'report/data/categories.json'), 'utf8'));
       const victim = tree.children[0].children[0].children[0];
