@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts a throwaway Gerrit 3.10 (headless: REST + git over HTTP, no web UI, no SSH) on 127.0.0.1.
+# Starts a throwaway Gerrit 3.10 (headless: REST + git over HTTP, no web UI; SSH only on request)
+# on 127.0.0.1.
 #
 #   start.sh SITE PORT               init SITE if new, configure, start the daemon in the background,
 #                                    wait until it answers, print its base URL (pid in SITE/daemon.pid)
@@ -7,7 +8,8 @@
 #                                    process (for callers that supervise it, e.g. the test helper)
 #
 # A new site is made with `init --batch --dev`: auth DEVELOPMENT_BECOME_ANY_ACCOUNT and user admin
-# with HTTP password "secret". Env: GERRIT_HEAP (default 1g), GERRIT_START_TIMEOUT (seconds, 240).
+# with HTTP password "secret". Env: GERRIT_HEAP (default 1g), GERRIT_START_TIMEOUT (seconds, 240),
+# GERRIT_SSH_PORT (unset: no SSH daemon; set: sshd on 127.0.0.1:PORT, e.g. for `gerrit stream-events`).
 set -euo pipefail
 
 foreground=0
@@ -32,7 +34,11 @@ fi
 cfg() { git config -f "$SITE/etc/gerrit.config" "$@"; }
 cfg gerrit.canonicalWebUrl "$URL"
 cfg httpd.listenUrl "$URL"
-cfg sshd.listenAddress off
+if [ -n "${GERRIT_SSH_PORT:-}" ]; then
+  cfg sshd.listenAddress "127.0.0.1:$GERRIT_SSH_PORT"
+else
+  cfg sshd.listenAddress off
+fi
 cfg sendemail.enable false
 # Gerrit 3.10 stores fix_suggestions on human comments only with this experiment on
 # (otherwise POST .../review answers 500 "feature flag prohibits setting fixSuggestions").

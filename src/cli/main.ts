@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
@@ -10,7 +10,9 @@ import { createLocator, DEFAULT_RULES_PATH, locateDocument, openLocatorDeps } fr
 import { createLogger } from '../log.ts';
 import { type FactsDocument, FactsDocument as FactsDocumentSchema, ScrapeMode } from '../schemas/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
+import { writeOutput } from './output.ts';
 import { createProgress } from './progress.ts';
+import { registerPublish } from './publish.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const PLATFORMS_DIR = join(ROOT, 'config/platforms');
@@ -70,8 +72,7 @@ function buildProgram(log: Logger): Command {
     .action(async (report: string, flags: ScrapeFlags) => {
       const facts = await runScrape(report, flags, log);
       const json = `${JSON.stringify(facts, null, 2)}\n`;
-      if (flags.out) writeOut(flags.out, json);
-      else process.stdout.write(json);
+      writeOutput(flags.out, json);
       summarise(facts, flags.out);
     });
   program
@@ -93,8 +94,7 @@ function buildProgram(log: Logger): Command {
     .action(async (flags: LocateFlags) => {
       const located = await runLocate(flags);
       const json = `${JSON.stringify(located, null, 2)}\n`;
-      if (flags.out) writeOut(flags.out, json);
-      else process.stdout.write(json);
+      writeOutput(flags.out, json);
     });
   program
     .command('evidence')
@@ -119,9 +119,10 @@ function buildProgram(log: Logger): Command {
     .option('--evidence-dir <dir>', 'evidence store folder', 'var/evidence')
     .action(async (flags: { out: string; evidenceDir: string }) => {
       const facts = await runScrape(EXAMPLE_REPORT, { ...flags, mode: 'dom', platform: 'allure2' }, log);
-      writeOut(flags.out, `${JSON.stringify(facts, null, 2)}\n`);
+      writeOutput(flags.out, `${JSON.stringify(facts, null, 2)}\n`);
       summarise(facts, flags.out, true);
     });
+  registerPublish(program, log);
   return program;
 }
 
@@ -196,11 +197,6 @@ async function runScrape(report: string, flags: ScrapeFlags, log: Logger): Promi
   } finally {
     store.close();
   }
-}
-
-function writeOut(path: string, text: string): void {
-  mkdirSync(dirname(resolve(path)), { recursive: true });
-  writeFileSync(path, text);
 }
 
 const SUMMARY_MAX = 20;

@@ -21,7 +21,10 @@ export type ErrorCode =
   | 'FILE_TOO_LARGE'
   | 'GERRIT_ERROR'
   | 'GERRIT_AUTH'
-  | 'GERRIT_NOT_FOUND';
+  | 'GERRIT_NOT_FOUND'
+  | 'EVENT_INVALID'
+  | 'DIAGNOSIS_INVALID'
+  | 'REVIEW_INVALID';
 
 export class DiagnosisError extends Error {
   readonly code: ErrorCode;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { GerritError, GerritHttp, type GerritHttpOptions } from './http.ts';
+import { type CallOptions, GerritError, GerritHttp, type GerritHttpOptions } from './http.ts';
 import {
   ChangeInfo,
   ChangeMessageInfo,
@@ -72,10 +72,18 @@ export class GerritClient {
     return this.get(`${this.revisionPath(changeId, revision)}/comments/`, CommentInfoMap);
   }
 
-  /** Posts a review (message, labels, comments) on a revision. */
-  async postReview(changeId: string, revision: string | number, input: ReviewInput): Promise<ReviewResult> {
+  /**
+   * Posts a review (message, labels, comments) on a revision. Pass `retries: 0` when the caller
+   * checks between attempts whether an earlier attempt landed (see publish/).
+   */
+  async postReview(
+    changeId: string,
+    revision: string | number,
+    input: ReviewInput,
+    call: CallOptions = {},
+  ): Promise<ReviewResult> {
     const path = `${this.revisionPath(changeId, revision)}/review`;
-    return this.parse('POST', path, await this.http.json('POST', path, input), ReviewResult);
+    return this.parse('POST', path, await this.http.json('POST', path, input, call), ReviewResult);
   }
 
   private revisionPath(changeId: string, revision: string | number): string {

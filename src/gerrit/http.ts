@@ -28,6 +28,12 @@ export interface GerritHttpOptions extends TransportOptions {
   password: string;
 }
 
+/** Per-call overrides of the transport settings. */
+export interface CallOptions {
+  /** e.g. 0 for a post whose caller checks, between attempts, whether it already landed. */
+  retries?: number;
+}
+
 export interface GerritResponse {
   status: number;
   text: string;
@@ -153,14 +159,16 @@ export class GerritHttp {
     path: string,
     body?: unknown,
     accept = 'application/json',
+    call: CallOptions = {},
   ): Promise<GerritResponse> {
     const endpoint = this.endpoint(method, path);
     const headers: Record<string, string> = { authorization: this.authorization, accept };
     if (body !== undefined) headers['content-type'] = 'application/json; charset=UTF-8';
     const payload = body === undefined ? undefined : JSON.stringify(body);
 
+    const retries = Math.max(0, call.retries ?? this.settings.retries);
     for (let attempt = 0; ; attempt++) {
-      const last = attempt >= this.settings.retries;
+      const last = attempt >= retries;
       let status: number;
       let text: string;
       let retryAfter: string | null = null;
@@ -192,8 +200,8 @@ export class GerritHttp {
   }
 
   /** Parsed JSON of a 2xx answer (prefix stripped); an empty body (204) is `undefined`. */
-  async json(method: string, path: string, body?: unknown): Promise<unknown> {
-    const { text } = await this.request(method, path, body);
+  async json(method: string, path: string, body?: unknown, call: CallOptions = {}): Promise<unknown> {
+    const { text } = await this.request(method, path, body, 'application/json', call);
     if (text.trim() === '') return undefined;
     return parseGerritJson(text, this.endpoint(method, path));
   }

@@ -1,6 +1,7 @@
 export { type BaseOption, GerritClient, type GerritClientOptions } from './client.ts';
 export { GerritDiffSource, type GerritDiffSourceOptions } from './diff-source.ts';
 export {
+  type CallOptions,
   decodeBase64Body,
   type FetchFn,
   GerritError,

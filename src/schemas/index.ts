@@ -1,2 +1,3 @@
+export * from './diagnosis.ts';
 export * from './facts.ts';
 export * from './located.ts';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProject, pushChange } from '../helpers/gerrit-harness.ts';
 import { type GerritServer, startGerrit } from '../helpers/gerrit-server.ts';
 import { TempRepo } from '../helpers/git-repo.ts';
 
@@ -39,20 +40,13 @@ describe('real Gerrit server', () => {
   });
 
   it('creates a project and receives a change pushed over HTTP', async () => {
-    const created = await api<{ name: string }>('PUT', `projects/${project}`, { create_empty_commit: true });
-    expect(created.name).toBe(project);
-
+    await createProject(gerrit, project);
     const repo = new TempRepo();
     try {
-      const remote = `http://${gerrit.user}:${gerrit.password}@${gerrit.url.slice('http://'.length)}a/${project}`;
-      repo.git('config', 'user.email', 'admin@example.com');
-      repo.git('fetch', '-q', remote, 'master');
-      repo.git('reset', '-q', '--hard', 'FETCH_HEAD');
-      pushedSha = repo.commit(
-        { 'src/hello.txt': 'line one\nline two\nline three\n' },
-        `Add hello\n\nChange-Id: ${changeId}\n`,
-      );
-      repo.git('push', '-q', remote, 'HEAD:refs/for/master');
+      const files = { 'src/hello.txt': 'line one\nline two\nline three\n' };
+      const pushed = await pushChange(gerrit, project, repo, files, 'Add hello', { changeId });
+      pushedSha = pushed.revision;
+      expect(pushed).toMatchObject({ patchset: 1, changeId });
     } finally {
       repo.remove();
     }
@@ -62,9 +56,11 @@ describe('real Gerrit server', () => {
       subject: string;
       status: string;
       current_revision: string;
-    }>('GET', `changes/${id}?o=CURRENT_REVISION`);
+      labels: Record<string, unknown>;
+    }>('GET', `changes/${id}?o=CURRENT_REVISION&o=LABELS`);
     expect(change).toMatchObject({ change_id: changeId, subject: 'Add hello', status: 'NEW' });
     expect(change.current_revision).toBe(pushedSha);
+    expect(Object.keys(change.labels).sort()).toEqual(['Code-Review', 'Verified']);
   });
 
   it('accepts a review with an inline comment and a fix suggestion and reads it back', async () => {

@@ -11,7 +11,14 @@ export interface GerritServer {
   url: string;
   user: 'admin';
   password: 'secret';
+  /** Port of Gerrit's SSH daemon (for `gerrit stream-events`); only with `{ ssh: true }`. */
+  sshPort?: number;
   stop(): Promise<void>;
+}
+
+export interface StartGerritOptions {
+  /** Also run Gerrit's SSH daemon on 127.0.0.1 (off by default: most tests need only HTTP). */
+  ssh?: boolean;
 }
 
 const START_SCRIPT = fileURLToPath(new URL('../../scripts/gerrit/start.sh', import.meta.url));
@@ -21,10 +28,10 @@ const READY_TIMEOUT_MS = 240_000;
  * Starts Gerrit on a new temporary site and a free port (scripts/gerrit/start.sh --foreground, which
  * fetches the jars into the cache on first use). Resolves once GET /config/server/version answers.
  */
-export async function startGerrit(): Promise<GerritServer> {
+export async function startGerrit(options: StartGerritOptions = {}): Promise<GerritServer> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce();
+      return await startOnce(options);
     } catch (err) {
       // Another process may take the port between probing and Jetty binding it: retry then only.
       if (attempt >= 3 || !/Address already in use|BindException/.test(String(err))) throw err;
@@ -32,11 +39,14 @@ export async function startGerrit(): Promise<GerritServer> {
   }
 }
 
-async function startOnce(): Promise<GerritServer> {
+async function startOnce(options: StartGerritOptions): Promise<GerritServer> {
   const dir = mkdtempSync(join(tmpdir(), 'gerrit-'));
   const port = await freePort();
+  const sshPort = options.ssh ? await freePort() : undefined;
   const url = `http://127.0.0.1:${port}/`;
+  const env = { ...process.env, GERRIT_SSH_PORT: sshPort === undefined ? '' : String(sshPort) };
   const child = spawn('bash', [START_SCRIPT, '--foreground', join(dir, 'site'), String(port)], {
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // own process group: stop() also reaches an init still running under bash
   });
@@ -68,7 +78,8 @@ async function startOnce(): Promise<GerritServer> {
     if (Date.now() > deadline) return fail(`was not ready after ${READY_TIMEOUT_MS / 1000}s`);
     try {
       const res = await fetch(`${url}config/server/version`, { signal: AbortSignal.timeout(5_000) });
-      if (res.ok) return { url, user: 'admin', password: 'secret', stop };
+      // Gerrit starts sshd before Jetty: once HTTP answers, SSH listens too.
+      if (res.ok) return { url, user: 'admin', password: 'secret', sshPort, stop };
     } catch {
       // not listening yet
     }
