@@ -1,16 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import { scrapeReport } from '../../scraper/index.ts';
 import { parseDataFile } from '../../scraper/source/index.ts';
-import { DiagnosisError, describeError, isDiagnosisError } from '../errors/index.ts';
+import { describeError, isDiagnosisError } from '../errors/index.ts';
 import { createLocator, DEFAULT_RULES_PATH, locateDocument, openLocatorDeps } from '../locate/index.ts';
 import { createLogger } from '../log.ts';
 import { type FactsDocument, FactsDocument as FactsDocumentSchema, ScrapeMode } from '../schemas/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
-import { writeOutput } from './output.ts';
+import { readInput, writeOutput } from './io.ts';
 import { createProgress } from './progress.ts';
 import { registerPublish } from './publish.ts';
 
@@ -157,15 +156,7 @@ async function runLocate(flags: LocateFlags): Promise<FactsDocument> {
 }
 
 function readFacts(path: string): FactsDocument {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err: unknown) {
-    throw new DiagnosisError('INPUT_NOT_FOUND', `facts ${path} could not be read: ${describeError(err)}`, {
-      input: path,
-      cause: err,
-    });
-  }
+  const text = readInput(path, 'facts');
   return parseDataFile(text, FactsDocumentSchema, {
     where: `facts ${path}`,
     input: path,

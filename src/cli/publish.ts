@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import type { Logger } from 'pino';
 import { DiagnosisError, describeError } from '../errors/index.ts';
@@ -11,7 +10,7 @@ import {
   parseDiagnosisRun,
   publishDiagnosis,
 } from '../publish/index.ts';
-import { writeOutput } from './output.ts';
+import { readInput, writeOutput } from './io.ts';
 
 interface PublishFlags {
   diagnosis: string;
@@ -95,34 +94,11 @@ export function gerritCredentials(env: NodeJS.ProcessEnv): { username: string; p
       },
     );
   }
-  try {
-    return { username, password: readFileSync(file, 'utf8').trim() };
-  } catch (err: unknown) {
-    throw new DiagnosisError(
-      'INPUT_NOT_FOUND',
-      `GERRIT_PASSWORD_FILE ${file} could not be read: ${describeError(err)}`,
-      {
-        input: file,
-        cause: err,
-      },
-    );
-  }
+  return { username, password: readInput(file, 'GERRIT_PASSWORD_FILE').trim() };
 }
 
 function readJson(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err: unknown) {
-    throw new DiagnosisError(
-      'INPUT_NOT_FOUND',
-      `diagnosis ${path} could not be read: ${describeError(err)}`,
-      {
-        input: path,
-        cause: err,
-      },
-    );
-  }
+  const text = readInput(path, 'diagnosis');
   try {
     return JSON.parse(text);
   } catch (err: unknown) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildReview, diagnosisDigest, PublishOptions, parseMarker } from '../../src/publish/index.ts';
-import { CART_TS, failure, HOSTILE, memoryPatchset, sampleRun } from './sample.ts';
+import { CART_TS, failure, memoryPatchset, sampleRun, undecidedFailure } from './sample.ts';
 
 const TEST_TS = ['describe("cart", () => {', '  it("adds items", () => {});', '});', ''].join('\n');
 const patchset = memoryPatchset(
@@ -41,16 +41,7 @@ const run = sampleRun([
     category: 'pre_existing',
     place: { level: 'file', file: 'src/util.ts', function: null, lines: null },
   }),
-  failure({
-    issue_id: '004',
-    test: 'checkout > pays',
-    verdict: 'need_evidence',
-    category: 'need_evidence',
-    place: { level: 'need_evidence', file: null, function: null, lines: null },
-    why: [{ text: HOSTILE, cites: [{ kind: 'evidence', id: 'ev_log' }] }],
-    change: null,
-    missing_evidence: [{ what: 'the payment service log of the run', who: 'qa' }],
-  }),
+  undecidedFailure('004'),
 ]);
 
 describe('buildReview', () => {
@@ -110,7 +101,7 @@ describe('buildReview', () => {
     expect(message).toContain('- Where: `test/cart.test.ts` in `adds items` (function confirmed, line not)');
     expect(message).toContain('- Where: `src/util.ts` (file only)');
     expect(message).toContain('- Where: not confirmed (needs evidence)');
-    expect(message).toContain('- Missing evidence: the payment service log of the run (QA)');
+    expect(message).toContain('- Missing evidence: the payment service log (QA)');
     expect(message).toContain('- Verify: `npx vitest run test/cart.test.ts`');
     expect(message).toContain('- Fix: verified edit, `npx vitest run test/cart.test.ts` passed');
     expect(message).toContain("[The report's page for this test](http://ci.example/report/#suites/1/2)");

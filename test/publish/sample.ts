@@ -45,6 +45,20 @@ export function failure(overrides: Partial<FailureDiagnosis> = {}): FailureDiagn
   };
 }
 
+/** A failure nothing could place: its report text is hostile, QA must bring the service log. */
+export function undecidedFailure(issueId: string): FailureDiagnosis {
+  return failure({
+    issue_id: issueId,
+    test: 'checkout > pays',
+    verdict: 'need_evidence',
+    category: 'need_evidence',
+    place: { level: 'need_evidence', file: null, function: null, lines: null },
+    why: [{ text: HOSTILE, cites: [{ kind: 'evidence', id: 'ev_log' }] }],
+    change: null,
+    missing_evidence: [{ what: 'the payment service log', who: 'qa' }],
+  });
+}
+
 export function sampleRun(
   failures: FailureDiagnosis[] = [failure()],
   overrides: Partial<DiagnosisRun> = {},
