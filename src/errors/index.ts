@@ -24,7 +24,14 @@ export type ErrorCode =
   | 'GERRIT_NOT_FOUND'
   | 'EVENT_INVALID'
   | 'DIAGNOSIS_INVALID'
-  | 'REVIEW_INVALID';
+  | 'REVIEW_INVALID'
+  | 'STORE_ERROR'
+  | 'SKILL_INVALID'
+  | 'TOOL_INPUT_INVALID'
+  | 'MODEL_ERROR'
+  | 'MODEL_REPLY_INVALID'
+  | 'BUDGET_EXHAUSTED'
+  | 'CORPUS_INVALID';
 
 export class DiagnosisError extends Error {
   readonly code: ErrorCode;

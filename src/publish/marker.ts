@@ -31,7 +31,10 @@ export function parseMarker(message: string): PostedMarker | null {
 export function diagnosisDigest(run: DiagnosisRun): string {
   const content = {
     revision: run.change.revision,
-    failures: run.failures.map(({ report_url: _url, ...failure }) => failure),
+    // What is posted, not how it was reached: tokens, latency and checker notes vary between runs.
+    failures: run.failures.map(
+      ({ report_url: _url, usage: _usage, check: _check, triage: _triage, ...failure }) => failure,
+    ),
   };
   return createHash('sha256').update(stringify(content)).digest('hex').slice(0, 12);
 }

@@ -53,11 +53,17 @@ export type DiagnosisPlace = z.infer<typeof DiagnosisPlace>;
 export const ChangeTarget = z.enum(['code', 'test', 'test_data', 'environment', 'none', 'undecided']);
 export type ChangeTarget = z.infer<typeof ChangeTarget>;
 
+/** The fix plan: where, why there, how, what else it touches. */
 export const ChangeAdvice = z.object({
   target: ChangeTarget,
   file: z.string().nullable(),
   function: z.string().nullable(),
+  /** How to change it. */
   advice: Claim,
+  /** Why this place and not another (e.g. the earliest deviation is here). */
+  rationale: Claim.nullable().default(null),
+  /** Other modules or callers the change affects. */
+  impact: z.array(z.string()).default([]),
 });
 export type ChangeAdvice = z.infer<typeof ChangeAdvice>;
 
@@ -96,6 +102,74 @@ export const MissingEvidence = z.object({
 });
 export type MissingEvidence = z.infer<typeof MissingEvidence>;
 
+/** A deterministic signal (no model): what it says and what it rests on. */
+export const Signal = z.object({
+  kind: z.enum(['pre_existing', 'flaky', 'environment', 'build_channel', 'diff_impact', 'no_diff_link']),
+  detail: z.string(),
+  cites: z.array(Citation),
+});
+export type Signal = z.infer<typeof Signal>;
+
+/**
+ * The verdict from deterministic signals alone. The engine explains and refines it; it may not
+ * overturn it without citing evidence the checker accepts.
+ */
+export const Triage = z.object({
+  verdict: Verdict,
+  category: RootCause,
+  channel: z.enum(['build', 'test']),
+  signals: z.array(Signal),
+  /** Failure signature (normalised reason + test id), for history lookups. */
+  signature: z.string(),
+});
+export type Triage = z.infer<typeof Triage>;
+
+export const FindingCode = z.enum([
+  'uncited_claim',
+  'evidence_not_found',
+  'quote_not_in_evidence',
+  'fact_not_found',
+  'file_not_at_revision',
+  'lines_out_of_range',
+  'function_not_found',
+  'diff_not_in_change',
+  'line_not_granted',
+  'ci_greening_advice',
+  'code_fix_for_environment',
+  'verdict_overturned',
+  'budget_exhausted',
+  'schema_invalid',
+]);
+export type FindingCode = z.infer<typeof FindingCode>;
+
+/** One thing the evidence checker found; `path` points into the failure diagnosis (e.g. `why.1.cites.0`). */
+export const CheckFinding = z.object({
+  code: FindingCode,
+  severity: z.enum(['error', 'warning']),
+  path: z.string(),
+  message: z.string(),
+});
+export type CheckFinding = z.infer<typeof CheckFinding>;
+
+export const CheckReport = z.object({
+  findings: z.array(CheckFinding),
+  /** Rounds in which the engine was asked to repair its diagnosis. */
+  repair_rounds: z.number().int().nonnegative(),
+  /** True when the diagnosis was degraded (place lowered, claims dropped, or to need_evidence). */
+  degraded: z.boolean(),
+});
+export type CheckReport = z.infer<typeof CheckReport>;
+
+export const Usage = z.object({
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  cache_read_input_tokens: z.number().int().nonnegative(),
+  cache_creation_input_tokens: z.number().int().nonnegative(),
+  tool_calls: z.number().int().nonnegative(),
+  latency_ms: z.number().nonnegative(),
+});
+export type Usage = z.infer<typeof Usage>;
+
 export const FailureDiagnosis = z.object({
   /** The facts JSON issue this diagnoses. */
   issue_id: z.string(),
@@ -114,6 +188,10 @@ export const FailureDiagnosis = z.object({
   missing_evidence: z.array(MissingEvidence),
   /** Other explanations still standing when the evidence cannot pick one. */
   alternatives: z.array(Claim),
+  /** The deterministic verdict the diagnosis started from (absent in diagnoses made elsewhere). */
+  triage: Triage.optional(),
+  check: CheckReport.optional(),
+  usage: Usage.optional(),
 });
 export type FailureDiagnosis = z.infer<typeof FailureDiagnosis>;
 

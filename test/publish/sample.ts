@@ -36,6 +36,8 @@ export function failure(overrides: Partial<FailureDiagnosis> = {}): FailureDiagn
         text: 'return the summed total',
         cites: [{ kind: 'code', file: 'src/cart.ts', lines: { start: 4, end: 4 } }],
       },
+      rationale: null,
+      impact: [],
     },
     fix: null,
     verify: ['npx vitest run test/cart.test.ts'],
