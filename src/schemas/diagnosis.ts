@@ -222,3 +222,7 @@ export const DiagnosisRun = z.object({
   failures: z.array(FailureDiagnosis),
 });
 export type DiagnosisRun = z.infer<typeof DiagnosisRun>;
+
+/** What an engine (model or rules) proposes for one failure, before the checker. */
+export const DiagnosisDraft = FailureDiagnosis.omit({ triage: true, check: true, usage: true });
+export type DiagnosisDraft = z.infer<typeof DiagnosisDraft>;
