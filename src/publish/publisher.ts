@@ -49,7 +49,7 @@ export async function publishDiagnosis(
 ): Promise<PublishResult> {
   const run = parseDiagnosisRun(input);
   const settings = PublishOptions.parse(options);
-  const changeId = changeIdOf(run.change.project, run.change.number);
+  const changeId = changeIdOf(...gerritTarget(run));
   const view = memoized(gerritPatchset(deps.client, changeId, run.change.revision));
   let built = await buildReview(run, view, settings);
   if (request.dryRun) return { status: 'dry_run', digest: built.digest, review: built.review };
@@ -98,6 +98,19 @@ export function parseDiagnosisRun(input: unknown): DiagnosisRun {
       input: where,
     },
   );
+}
+
+/** Project and change number: a diagnosis made outside Gerrit can be written, not posted. */
+function gerritTarget(run: DiagnosisRun): [string, number] {
+  const { project, number, patchset } = run.change;
+  if (project === null || number === null || patchset === null) {
+    throw new DiagnosisError(
+      'DIAGNOSIS_INVALID',
+      'diagnosis names no Gerrit change (change.project, change.number and change.patchset are needed to post)',
+      { input: 'change' },
+    );
+  }
+  return [project, number];
 }
 
 type Prior = { status: 'already_posted' | 'unchanged'; message_id: string };

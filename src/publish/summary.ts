@@ -72,7 +72,8 @@ function header(run: DiagnosisRun): string {
   const counts = new Map<Verdict, number>();
   for (const f of run.failures) counts.set(f.verdict, (counts.get(f.verdict) ?? 0) + 1);
   const tally = [...counts].map(([verdict, count]) => `${count} ${SHORT_VERDICT[verdict]}`).join(', ');
-  const title = `**CI failure diagnosis** · patchset ${run.change.patchset} · ${n === 1 ? '1 failure' : `${n} failures`}${n > 0 ? `: ${tally}` : ''}`;
+  const patchset = run.change.patchset === null ? '' : ` · patchset ${run.change.patchset}`;
+  const title = `**CI failure diagnosis**${patchset} · ${n === 1 ? '1 failure' : `${n} failures`}${n > 0 ? `: ${tally}` : ''}`;
   const links = [
     ...(run.page_url === null ? [] : [link('Report page', run.page_url)]),
     ...(run.report_url === null ? [] : [link('CI report', run.report_url)]),

@@ -207,10 +207,11 @@ export type DiagnosisEngine = z.infer<typeof DiagnosisEngine>;
 export const DiagnosisRun = z.object({
   schema_version: z.literal(1),
   run_id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, . _ - (at most 64)'),
+  /** Project, change and patchset are null for a run diagnosed outside Gerrit (CLI on a local repo). */
   change: z.object({
-    project: z.string().min(1),
-    number: z.number().int().positive(),
-    patchset: z.number().int().positive(),
+    project: z.string().min(1).nullable(),
+    number: z.number().int().positive().nullable(),
+    patchset: z.number().int().positive().nullable(),
     revision: z.string().regex(/^[0-9a-f]{40}$/, 'a full commit sha'),
   }),
   /** The CI's report, as handed over. */

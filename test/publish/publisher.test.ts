@@ -195,4 +195,14 @@ describe('publishDiagnosis', () => {
     });
     expect(s.calls).toEqual([]);
   });
+
+  it('refuses to post a diagnosis made outside Gerrit', async () => {
+    const s = setup({});
+    const local = { ...run, change: { ...run.change, number: null, patchset: null } };
+    await expect(publishDiagnosis(s.deps, local)).rejects.toMatchObject({
+      code: 'DIAGNOSIS_INVALID',
+      message: expect.stringContaining('names no Gerrit change'),
+    });
+    expect(s.calls).toEqual([]);
+  });
 });

@@ -1,0 +1,12 @@
+export { diagnoseFailure, type FailureDeps, type FailureOutcome } from './failure.ts';
+export {
+  addUsage,
+  type Checker,
+  type CheckInput,
+  type Engine,
+  type EngineResult,
+  NO_USAGE,
+  type Triager,
+} from './ports.ts';
+export { rulesEngine } from './rules-engine.ts';
+export { diagnoseRun, type RunDeps, type RunTarget } from './run.ts';

@@ -1,0 +1,60 @@
+import type { DiagnosisContext } from '../context/index.ts';
+import type { CheckFinding, DiagnosisDraft, Issue, Triage, Usage } from '../schemas/index.ts';
+
+/** What the checker reads besides the draft. */
+export interface CheckInput {
+  ctx: DiagnosisContext;
+  issue: Issue;
+  triage: Triage;
+}
+
+/** The deterministic verdict of one failure (src/signals). */
+export interface Triager {
+  triage(issue: Issue, ctx: DiagnosisContext): Promise<Triage>;
+}
+
+/** An engine's answer for one failure; `draft` is null when it stopped without one (budget). */
+export interface EngineResult {
+  draft: DiagnosisDraft | null;
+  usage: Usage;
+  stopped: 'submitted' | 'budget';
+}
+
+/** A model or the rules: proposes a draft, and (a model) repairs it once against findings. */
+export interface Engine {
+  readonly name: 'rules' | 'model';
+  readonly model: string | null;
+  diagnose(issue: Issue, triage: Triage, ctx: DiagnosisContext): Promise<EngineResult>;
+  repair?(issue: Issue, draft: DiagnosisDraft, findings: string): Promise<EngineResult>;
+}
+
+/** The evidence checker (src/check). */
+export interface Checker {
+  check(draft: DiagnosisDraft, input: CheckInput): Promise<CheckFinding[]>;
+  degrade(
+    draft: DiagnosisDraft,
+    findings: readonly CheckFinding[],
+    input: CheckInput,
+  ): Promise<{ draft: DiagnosisDraft; degraded: boolean }>;
+  describe(findings: readonly CheckFinding[]): string;
+}
+
+export const NO_USAGE: Usage = {
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+  tool_calls: 0,
+  latency_ms: 0,
+};
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
+    cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
+    tool_calls: a.tool_calls + b.tool_calls,
+    latency_ms: a.latency_ms + b.latency_ms,
+  };
+}

@@ -1,0 +1,3 @@
+export { diagnoseByRules, type RulesTrace } from './engine.ts';
+export { isFixturePath, isTestPath } from './test-paths.ts';
+export { rerunCommand } from './verify-command.ts';
