@@ -1,0 +1,1 @@
+"""HTTP-facing layer: request handlers and request-to-command assemblers."""

@@ -1,0 +1,1 @@
+"""Assemblers turn request payloads into domain commands."""

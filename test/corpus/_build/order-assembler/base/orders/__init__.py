@@ -1,0 +1,1 @@
+"""Order domain: commands, validation, persistence."""

@@ -1,0 +1,17 @@
+from api.handlers import post_orders
+from orders.repository import InMemoryOrderRepository
+from orders.service import OrderService
+
+WEB_PAYLOAD = {
+    "buyerId": "B-7",
+    "lines": [{"sku": "TEE-042", "quantity": 2}],
+    "shippingAddress": {"street": "Main St 1", "city": "Berlin", "postcode": "10115"},
+}
+
+
+def test_post_orders_creates_an_order_for_the_buyer():
+    repository = InMemoryOrderRepository()
+    status, body = post_orders(OrderService(repository), WEB_PAYLOAD)
+    assert status == 201
+    assert body == {"orderId": "ORD-1001", "buyerId": "B-7"}
+    assert repository.get("ORD-1001").shipping_address.city == "Berlin"

@@ -1,0 +1,16 @@
+/** URL slug: lower case, words joined by single hyphens, only [a-z0-9-]. */
+export function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** Title Case for headings: first letter of each word upper case. */
+export function titleCase(text: string): string {
+  return text
+    .split(/\s+/)
+    .filter((word) => word.length > 0)
+    .map((word) => word[0].toUpperCase() + word.slice(1).toLowerCase())
+    .join(' ');
+}

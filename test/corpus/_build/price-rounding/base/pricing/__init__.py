@@ -1,0 +1,1 @@
+"""Prices for the shop's catalogue and orders."""
