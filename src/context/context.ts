@@ -34,6 +34,8 @@ export interface DiagnosisContext {
   /** What the change is diffed against (the first parent by default); null when unknown. */
   readonly base: string | null;
   readonly code: RevisionCode;
+  /** Code at the base, for the text of lines the change removed; null without a base. */
+  readonly baseCode: RevisionCode | null;
   /** The change's diff, base → revision (Gerrit's or git's). */
   readonly diff: readonly FileDiff[];
   readonly evidence: EvidenceReader;

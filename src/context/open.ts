@@ -27,6 +27,7 @@ export async function openContext(
     revision,
     base,
     code: revisionCode(deps.objects, deps.parser, revision),
+    baseCode: base === null ? null : revisionCode(deps.objects, deps.parser, base),
     diff,
     evidence: deps.evidence,
   };

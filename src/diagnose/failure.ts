@@ -2,13 +2,7 @@ import type { Logger } from 'pino';
 import type { DiagnosisContext } from '../context/index.ts';
 import { diagnoseByRules } from '../engines/rules/index.ts';
 import { isDiagnosisError } from '../errors/index.ts';
-import type {
-  CheckFinding,
-  DiagnosisDraft,
-  FailureDiagnosis,
-  Issue,
-  Triage,
-} from '../schemas/index.ts';
+import type { CheckFinding, DiagnosisDraft, FailureDiagnosis, Issue, Triage } from '../schemas/index.ts';
 import { addUsage, type Checker, type Engine, type EngineResult, NO_USAGE } from './ports.ts';
 
 export interface FailureDeps {
@@ -37,14 +31,17 @@ export async function diagnoseFailure(
   const input = { ctx, issue, triage };
   const first = await propose(issue, triage, ctx, deps);
   let usage = first.result.usage;
-  let draft = first.result.draft ?? budgetDraft(issue, triage, ctx, first.result);
+  const outOfBudget = first.result.stopped === 'budget' || first.result.draft === null;
+  let draft = outOfBudget
+    ? budgetDraft(issue, triage, ctx, first.result)
+    : (first.result.draft as DiagnosisDraft);
   let findings = await deps.checker.check(draft, input);
   let rounds = 0;
   if (
     errors(findings).length > 0 &&
     deps.engine.repair !== undefined &&
     first.fellBack === null &&
-    first.result.draft !== null
+    !outOfBudget
   ) {
     rounds = 1;
     const repaired = await repairOnce(deps, issue, draft, findings);
@@ -54,7 +51,7 @@ export async function diagnoseFailure(
       findings = await deps.checker.check(draft, input);
     }
   }
-  const all = first.result.draft === null ? [budgetFinding(first.result), ...findings] : findings;
+  const all = outOfBudget ? [budgetFinding(first.result), ...findings] : findings;
   let degraded = false;
   if (errors(findings).length > 0) ({ draft, degraded } = await deps.checker.degrade(draft, findings, input));
   return {

@@ -1,3 +1,4 @@
+export { type ClaudeEngineOptions, claudeEngine } from './claude-engine.ts';
 export { diagnoseFailure, type FailureDeps, type FailureOutcome } from './failure.ts';
 export {
   addUsage,

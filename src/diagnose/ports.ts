@@ -1,4 +1,5 @@
 import type { DiagnosisContext } from '../context/index.ts';
+import { addUsage, emptyUsage } from '../engines/claude/index.ts';
 import type { CheckFinding, DiagnosisDraft, Issue, Triage, Usage } from '../schemas/index.ts';
 
 /** What the checker reads besides the draft. */
@@ -39,22 +40,7 @@ export interface Checker {
   describe(findings: readonly CheckFinding[]): string;
 }
 
-export const NO_USAGE: Usage = {
-  input_tokens: 0,
-  output_tokens: 0,
-  cache_read_input_tokens: 0,
-  cache_creation_input_tokens: 0,
-  tool_calls: 0,
-  latency_ms: 0,
-};
+/** No tokens, no calls: what the rules engine costs. */
+export const NO_USAGE: Usage = emptyUsage();
 
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    input_tokens: a.input_tokens + b.input_tokens,
-    output_tokens: a.output_tokens + b.output_tokens,
-    cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
-    cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
-    tool_calls: a.tool_calls + b.tool_calls,
-    latency_ms: a.latency_ms + b.latency_ms,
-  };
-}
+export { addUsage };

@@ -61,6 +61,7 @@ const ctx = (changed: string[] = []): DiagnosisContext =>
     facts: { schema_version: 1, run: {} as never, issues: [] },
     revision: 'r'.repeat(40),
     base: 'b'.repeat(40),
+    baseCode: null,
     code: { revision: 'r', read: async () => null, list: async () => [], functions: async () => [] },
     diff: changed.map((path) => ({
       oldPath: path,

@@ -1,0 +1,54 @@
+import type { DiagnosisContext } from '../context/index.ts';
+import type { ClaudeBudget, ClaudeEngine, ClaudeOutcome, ClaudeSession } from '../engines/claude/index.ts';
+import type { DiagnosisDraft, Issue, Triage } from '../schemas/index.ts';
+import type { Engine, EngineResult } from './ports.ts';
+
+export interface ClaudeEngineOptions {
+  engine: ClaudeEngine;
+  model: string;
+  /** The Skill's static text (loadSkill().system). */
+  system: string;
+  budget: ClaudeBudget;
+  /** The repair round's own budget (smaller: it answers findings, it does not start over). */
+  repairBudget: ClaudeBudget;
+}
+
+/**
+ * The Claude engine behind the Engine port. Model and API failures come back from the engine as
+ * `stopped: 'error'`; they are thrown here as the DiagnosisError they carry, which the runner
+ * turns into a fallback to the rules engine. A repair continues the failure's own conversation.
+ */
+export function claudeEngine(options: ClaudeEngineOptions): Engine {
+  const sessions = new Map<string, ClaudeSession>();
+  const settle = (issue: Issue, outcome: ClaudeOutcome): EngineResult => {
+    if (outcome.stopped === 'error')
+      throw outcome.error ?? new Error(`model stopped without a reason on ${issue.id}`);
+    sessions.set(issue.id, outcome.session);
+    return { draft: outcome.draft, usage: outcome.usage, stopped: outcome.stopped };
+  };
+  return {
+    name: 'model',
+    model: options.model,
+    diagnose: async (issue: Issue, triage: Triage, ctx: DiagnosisContext) =>
+      settle(
+        issue,
+        await options.engine.diagnoseFailure({
+          issueId: issue.id,
+          ctx,
+          triage,
+          skill: { system: options.system },
+          budget: options.budget,
+          model: options.model,
+          tools: { baseCode: ctx.baseCode },
+        }),
+      ),
+    repair: async (issue: Issue, _draft: DiagnosisDraft, findings: string) => {
+      const session = sessions.get(issue.id);
+      if (session === undefined) throw new Error(`no conversation to repair for failure ${issue.id}`);
+      return settle(
+        issue,
+        await options.engine.repairDraft({ session, findings, budget: options.repairBudget }),
+      );
+    },
+  };
+}

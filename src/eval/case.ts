@@ -1,0 +1,70 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { DiagnosisError, describeError } from '../errors/index.ts';
+import { GitRunner } from '../git/index.ts';
+import { RootCause, Verdict } from '../schemas/index.ts';
+
+const Sha = z.string().regex(/^[0-9a-f]{40}$/, 'a full commit sha');
+const ReportRef = z.object({ path: z.string().min(1), platform: z.string().min(1) });
+
+/** `case.json` of a corpus case (README "Corpus format"). `truth` is read only to score. */
+export const CorpusCase = z.object({
+  id: z.string().regex(/^[A-Za-z0-9._-]+$/),
+  description: z.string(),
+  repository: z.string().min(1),
+  base: Sha,
+  revision: Sha,
+  report: ReportRef,
+  history: z.array(ReportRef.extend({ revision: Sha })).default([]),
+  truth: z.object({
+    verdict: Verdict.exclude(['need_evidence']),
+    category: RootCause.exclude(['need_evidence']),
+    failures: z.number().int().nonnegative(),
+    locations: z.array(
+      z.object({
+        file: z.string(),
+        function: z.string().nullable(),
+        lines: z.tuple([z.number().int().positive(), z.number().int().positive()]),
+      }),
+    ),
+  }),
+});
+export type CorpusCase = z.infer<typeof CorpusCase>;
+
+/** What an engine may be given: everything but the truth. */
+export type CaseInput = Omit<CorpusCase, 'truth'> & { dir: string };
+
+export async function loadCase(dir: string): Promise<{ input: CaseInput; truth: CorpusCase['truth'] }> {
+  const file = join(dir, 'case.json');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err: unknown) {
+    throw new DiagnosisError('CORPUS_INVALID', `${file} could not be read as JSON: ${describeError(err)}`, {
+      input: file,
+      cause: err,
+    });
+  }
+  const parsed = CorpusCase.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DiagnosisError('CORPUS_INVALID', `${file}: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''}`, {
+      input: file,
+    });
+  }
+  const { truth, ...rest } = parsed.data;
+  return { input: { ...rest, dir: resolve(dir) }, truth };
+}
+
+/** A throwaway clone of the case's bundle; `remove()` deletes it. */
+export async function cloneCase(input: CaseInput): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), `case-${input.id}-`));
+  const bundle = join(input.dir, 'repo.bundle');
+  await new GitRunner(dir).run(['clone', '-q', '--no-checkout', bundle, join(dir, 'repo')]);
+  const repo = join(dir, 'repo');
+  // The bundle's branches arrive as remote refs; the revisions must resolve as objects.
+  await new GitRunner(repo).run(['cat-file', '-e', `${input.revision}^{commit}`]);
+  return { dir: repo, remove: () => rm(dir, { recursive: true, force: true }) };
+}
