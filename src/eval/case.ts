@@ -50,9 +50,13 @@ export async function loadCase(dir: string): Promise<{ input: CaseInput; truth: 
   const parsed = CorpusCase.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new DiagnosisError('CORPUS_INVALID', `${file}: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''}`, {
-      input: file,
-    });
+    throw new DiagnosisError(
+      'CORPUS_INVALID',
+      `${file}: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''}`,
+      {
+        input: file,
+      },
+    );
   }
   const { truth, ...rest } = parsed.data;
   return { input: { ...rest, dir: resolve(dir) }, truth };
