@@ -164,9 +164,17 @@ export function changedLines(hunk: Hunk): LineRange {
   return { start: Math.max(hunk.newStart, 1), end: hunk.newStart + 1 };
 }
 
+/**
+ * A signal citation names a signal the triage raised, or one of the signals' own citations
+ * (history is cited as `signature_history`, with the detail the triage wrote).
+ */
 function resolveSignal(citation: Extract<Citation, { kind: 'signal' }>, triage: Triage): Outcome {
   if (triage.signals.some((s) => s.kind === citation.name)) return { problem: null, text: null };
-  return fail('evidence_not_found', `the triage raised no ${citation.name} signal`);
+  const inner = triage.signals.flatMap((s) => s.cites);
+  if (inner.some((c) => c.kind === 'signal' && c.name === citation.name && c.detail === citation.detail)) {
+    return { problem: null, text: null };
+  }
+  return fail('signal_not_found', `the triage raised no ${citation.name} signal`);
 }
 
 function fail(code: FindingCode, message: string): Outcome {

@@ -16,11 +16,8 @@ const INSTRUCTION = [
   /<\/?(?:system|instructions?|assistant|user|human)>/i,
 ];
 
-/**
- * The finding code for a citation of such text. The schema has no code of its own for it yet
- * (asked of the lead); `evidence_not_found` is what it amounts to: no evidence was cited.
- */
-export const INSTRUCTION_CODE: FindingCode = 'evidence_not_found';
+/** The finding code for a citation of such text: it is not evidence, whatever it says. */
+export const INSTRUCTION_CODE: FindingCode = 'instruction_in_evidence';
 
 /** The instruction-like phrase in `text`, or null. */
 export function instructionIn(text: string): string | null {

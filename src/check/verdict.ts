@@ -62,7 +62,7 @@ export function checkVerdict(
   if (!categoryFits(draft.verdict, draft.category)) {
     findings.push(
       error(
-        'verdict_overturned',
+        'category_mismatch',
         'category',
         `category ${draft.category} does not fit verdict ${draft.verdict}`,
       ),

@@ -137,6 +137,9 @@ export const FindingCode = z.enum([
   'ci_greening_advice',
   'code_fix_for_environment',
   'verdict_overturned',
+  'category_mismatch',
+  'signal_not_found',
+  'instruction_in_evidence',
   'budget_exhausted',
   'schema_invalid',
 ]);

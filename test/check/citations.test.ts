@@ -148,7 +148,7 @@ describe('claims and citations', () => {
 
   it('rejects a signal the triage did not raise', async () => {
     const draft = citing({ kind: 'signal', name: 'flaky', detail: 'passed on retry' });
-    expect(await findingsAt(draft, 'why.2.cites.0')).toMatchObject([{ code: 'evidence_not_found' }]);
+    expect(await findingsAt(draft, 'why.2.cites.0')).toMatchObject([{ code: 'signal_not_found' }]);
     const raised = citing({ kind: 'signal', name: 'diff_impact', detail: 'the change touches the frame' });
     expect(await findingsAt(raised, 'why.2.cites.0')).toEqual([]);
   });

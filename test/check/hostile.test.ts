@@ -177,7 +177,7 @@ describe('hostile replies', () => {
       verify: ['pytest tests/test_price.py --reruns 5'],
     };
     const { codes, errors, after, findings } = await caught(reply);
-    expect(codes).toEqual(new Set(['evidence_not_found', 'ci_greening_advice', 'verdict_overturned']));
+    expect(codes).toEqual(new Set(['instruction_in_evidence', 'ci_greening_advice', 'verdict_overturned']));
     expect(errors.map((f) => f.path)).toEqual(
       expect.arrayContaining([
         'why.0.cites.0',

@@ -15,7 +15,7 @@ function flaky(why: Claim[]): DiagnosisDraft {
 
 async function verdictFindings(draft: DiagnosisDraft, input = world.input) {
   return (await checkDraft(draft, input))
-    .filter((f) => f.code === 'verdict_overturned')
+    .filter((f) => f.code === 'verdict_overturned' || f.code === 'category_mismatch')
     .map((f) => [f.path, f.severity]);
 }
 
