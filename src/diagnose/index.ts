@@ -1,5 +1,6 @@
 export { type ClaudeEngineOptions, claudeEngine } from './claude-engine.ts';
 export { diagnoseFailure, type FailureDeps, type FailureOutcome } from './failure.ts';
+export { diagnoseReport, type PipelineDeps, type PipelineInput, type ReportRef } from './pipeline.ts';
 export {
   addUsage,
   type Checker,

@@ -1,0 +1,137 @@
+import type { Logger } from 'pino';
+import type { Progress } from '../../scraper/index.ts';
+import { scrapeReport } from '../../scraper/index.ts';
+import { openContext } from '../context/index.ts';
+import { createLocator, locateDocument, openLocatorDeps } from '../locate/index.ts';
+import type { DiagnosisRun, FactsDocument, ScrapeMode } from '../schemas/index.ts';
+import { type Mask, triageIssue } from '../signals/index.ts';
+import type { EvidenceStore } from '../store/evidence/index.ts';
+import { recordFacts, type SignatureStore } from '../store/signatures/index.ts';
+import type { Checker, Engine } from './ports.ts';
+import { diagnoseRun, type RunTarget } from './run.ts';
+
+export interface ReportRef {
+  report: string;
+  /** allure2 | allure3 | junit | generic:NAME; detected when absent. */
+  platform?: string;
+  mode?: ScrapeMode;
+}
+
+export interface PipelineInput {
+  report: ReportRef;
+  /** Local repository path or remote URL. */
+  repo: string;
+  revision: string;
+  /** Default: the revision's first parent. */
+  base?: string | null;
+  project: string;
+  branch: string;
+  /** Earlier runs of the target branch (mainline): their failures feed the signature history. */
+  history?: Array<ReportRef & { revision: string }>;
+  target: RunTarget;
+}
+
+export interface PipelineDeps {
+  store: EvidenceStore;
+  signatures: SignatureStore | null;
+  masks: readonly Mask[];
+  engine: Engine;
+  checker: Checker;
+  log: Logger;
+  progress: Progress;
+  platformsDir: string;
+  rulesPath?: string;
+  cacheDir?: string;
+}
+
+/**
+ * Report in, diagnosis out: scrape, feed the history, locate at the revision, open the
+ * context, then triage, engine and checker per failure. The run's own failures are recorded
+ * after the diagnosis (a change's run must not count as its own history).
+ */
+export async function diagnoseReport(
+  input: PipelineInput,
+  deps: PipelineDeps,
+): Promise<{ facts: FactsDocument; run: DiagnosisRun }> {
+  await feedHistory(input, deps);
+  const scraped = await scrape(input.report, deps, {
+    revision_sha: input.revision,
+    repository: input.project,
+  });
+  const locatorDeps = await openLocatorDeps(input.repo, {
+    ...(deps.rulesPath === undefined ? {} : { rulesPath: deps.rulesPath }),
+    ...(deps.cacheDir === undefined ? {} : { cacheDir: deps.cacheDir }),
+    project: input.project,
+  });
+  try {
+    const facts = await locateDocument(
+      scraped,
+      {
+        repository: input.project,
+        revision: input.revision,
+        reportRevision: null,
+        diffBase: input.base ?? null,
+      },
+      createLocator(locatorDeps),
+    );
+    const ctx = await openContext({ ...locatorDeps, evidence: deps.store }, facts, {
+      revision: input.revision,
+      ...(input.base === undefined ? {} : { base: input.base }),
+    });
+    const triageDeps = {
+      signatures: deps.signatures,
+      masks: deps.masks,
+      project: input.project,
+      branch: input.branch,
+      change: input.target.change,
+      runId: input.target.runId,
+    };
+    const run = await diagnoseRun(ctx, input.target, {
+      engine: deps.engine,
+      checker: deps.checker,
+      log: deps.log,
+      triager: { triage: (issue, c) => triageIssue(issue, c, triageDeps) },
+    });
+    if (deps.signatures !== null && input.target.change !== null) {
+      recordFacts(deps.signatures, facts, {
+        ...triageDeps,
+        run_id: input.target.runId,
+        revision: input.revision,
+      });
+    }
+    return { facts, run };
+  } finally {
+    await locatorDeps.close();
+  }
+}
+
+async function feedHistory(input: PipelineInput, deps: PipelineDeps): Promise<void> {
+  if (deps.signatures === null) return;
+  for (const past of input.history ?? []) {
+    const facts = await scrape(past, deps, { revision_sha: past.revision, repository: input.project });
+    recordFacts(deps.signatures, facts, {
+      run_id: `history:${past.report}`,
+      branch: input.branch,
+      change: null,
+      project: input.project,
+      revision: past.revision,
+      masks: deps.masks,
+    });
+  }
+}
+
+function scrape(
+  ref: ReportRef,
+  deps: PipelineDeps,
+  run: { revision_sha: string; repository: string },
+): Promise<FactsDocument> {
+  return scrapeReport(
+    {
+      input: ref.report,
+      ...(ref.platform === undefined ? {} : { platform: ref.platform }),
+      ...(ref.mode === undefined ? {} : { mode: ref.mode }),
+      run,
+    },
+    { store: deps.store, log: deps.log, progress: deps.progress, platformsDir: deps.platformsDir },
+  );
+}
