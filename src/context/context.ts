@@ -31,6 +31,8 @@ export interface EvidenceReader {
 export interface DiagnosisContext {
   readonly facts: FactsDocument;
   readonly revision: string;
+  /** The revision's commit message: what the change says it intends (a contract change on purpose…). */
+  readonly message: string;
   /** What the change is diffed against (the first parent by default); null when unknown. */
   readonly base: string | null;
   readonly code: RevisionCode;

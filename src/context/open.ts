@@ -25,6 +25,7 @@ export async function openContext(
   return {
     facts,
     revision,
+    message: (await deps.objects.commit(revision)).message,
     base,
     code: revisionCode(deps.objects, deps.parser, revision),
     baseCode: base === null ? null : revisionCode(deps.objects, deps.parser, base),

@@ -258,7 +258,7 @@ function parseCommit(object: Extract<BatchObject, { found: true }>): CommitInfo 
       input: object.oid,
     });
   }
-  return { sha: object.oid, tree, parents };
+  return { sha: object.oid, tree, parents, message: end < 0 ? '' : text.slice(end + 2) };
 }
 
 /**

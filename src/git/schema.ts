@@ -56,4 +56,6 @@ export interface CommitInfo {
   sha: string;
   tree: string;
   parents: string[];
+  /** The commit message (subject, body, trailers) as written. */
+  message: string;
 }

@@ -177,6 +177,7 @@ export function contextWith(
   return {
     facts,
     revision: parts.revision ?? 'f'.repeat(40),
+    message: 'A change',
     base: 'e'.repeat(40),
     code: parts.code ?? codeWith(),
     baseCode: parts.baseCode ?? null,

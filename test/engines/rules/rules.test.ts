@@ -60,6 +60,7 @@ const ctx = (changed: string[] = []): DiagnosisContext =>
   ({
     facts: { schema_version: 1, run: {} as never, issues: [] },
     revision: 'r'.repeat(40),
+    message: 'Change prices',
     base: 'b'.repeat(40),
     baseCode: null,
     code: { revision: 'r', read: async () => null, list: async () => [], functions: async () => [] },
