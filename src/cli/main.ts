@@ -9,6 +9,7 @@ import { createLocator, DEFAULT_RULES_PATH, locateDocument, openLocatorDeps } fr
 import { createLogger } from '../log.ts';
 import { type FactsDocument, FactsDocument as FactsDocumentSchema, ScrapeMode } from '../schemas/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
+import { registerDiagnose } from './diagnose.ts';
 import { readInput, writeOutput } from './io.ts';
 import { createProgress } from './progress.ts';
 import { registerPublish } from './publish.ts';
@@ -122,6 +123,7 @@ function buildProgram(log: Logger): Command {
       summarise(facts, flags.out, true);
     });
   registerPublish(program, log);
+  registerDiagnose(program, log, PLATFORMS_DIR);
   return program;
 }
 

@@ -1,4 +1,11 @@
 export { type ClaudeEngineOptions, claudeEngine } from './claude-engine.ts';
+export {
+  chooseEngine,
+  DEFAULT_BUDGET,
+  DEFAULT_MODEL,
+  DEFAULT_REPAIR_BUDGET,
+  type EngineChoice,
+} from './engine-choice.ts';
 export { diagnoseFailure, type FailureDeps, type FailureOutcome } from './failure.ts';
 export { diagnoseReport, type PipelineDeps, type PipelineInput, type ReportRef } from './pipeline.ts';
 export {
@@ -10,5 +17,6 @@ export {
   NO_USAGE,
   type Triager,
 } from './ports.ts';
+export { repairReport } from './repair-report.ts';
 export { rulesEngine } from './rules-engine.ts';
 export { diagnoseRun, type RunDeps, type RunTarget } from './run.ts';

@@ -1,0 +1,149 @@
+import { basename, resolve } from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
+import type { Logger } from 'pino';
+import { evidenceChecker } from '../check/index.ts';
+import { chooseEngine, diagnoseReport, repairReport } from '../diagnose/index.ts';
+import { GitDiffSource, GitObjects } from '../git/index.ts';
+import { buildReview, gitPatchset, PublishOptions } from '../publish/index.ts';
+import type { DiagnosisRun } from '../schemas/index.ts';
+import { loadSignalsConfig, masksFor } from '../signals/index.ts';
+import { EvidenceStore } from '../store/evidence/index.ts';
+import { SignatureStore } from '../store/signatures/index.ts';
+import { writeOutput } from './io.ts';
+import { createProgress } from './progress.ts';
+
+interface DiagnoseFlags {
+  report: string;
+  platform?: string;
+  repo: string;
+  revision: string;
+  base?: string;
+  project?: string;
+  branch: string;
+  change?: number;
+  patchset?: number;
+  history: Array<{ platform: string; report: string; revision: string }>;
+  engine?: 'rules' | 'claude';
+  model?: string;
+  out?: string;
+  repairReport?: string;
+  reviewOut?: string;
+  evidenceDir: string;
+  signaturesDir: string;
+  runId?: string;
+}
+
+export function registerDiagnose(program: Command, log: Logger, platformsDir: string): void {
+  program
+    .command('diagnose')
+    .description('Diagnose every failure of a report against the repository at a revision')
+    .requiredOption('--report <url|dir|file>', 'the failed run’s test report')
+    .requiredOption('--repo <path|url>', 'the repository (local path, or a remote kept as a mirror)')
+    .requiredOption('--revision <sha>', 'the revision the run built')
+    .option('--base <sha>', 'what the change is diffed against (default: first parent)')
+    .option('-p, --platform <name>', 'allure2 | allure3 | junit | generic:<name> (default: detect)')
+    .option('--project <name>', 'project name (default: the repository folder)')
+    .option('--branch <name>', 'target branch of the change', 'main')
+    .option('--change <n>', 'Gerrit change number', positive)
+    .option('--patchset <n>', 'patchset number', positive)
+    .option(
+      '--history <platform:path@sha>',
+      'an earlier report of the target branch (repeatable)',
+      collectHistory,
+      [],
+    )
+    .option('--engine <name>', 'rules | claude (default: claude when ANTHROPIC_API_KEY is set)', engineName)
+    .option('--model <name>', 'model for the claude engine')
+    .option('-o, --out <file>', 'diagnosis JSON (default: stdout)')
+    .option('--repair-report <file>', 'write the run’s repair report (markdown) here')
+    .option('--review-out <file>', 'write the Gerrit review JSON this diagnosis would post (gated by git)')
+    .option('--evidence-dir <dir>', 'evidence store folder', 'var/evidence')
+    .option('--signatures-dir <dir>', 'failure signature history folder', 'var/signatures')
+    .option('--run-id <id>', 'run id (default: derived from the revision and time)')
+    .action(async (flags: DiagnoseFlags) => {
+      const run = await runDiagnose(flags, log, platformsDir);
+      writeOutput(flags.out, `${JSON.stringify(run, null, 2)}\n`);
+      if (flags.repairReport !== undefined) writeOutput(flags.repairReport, repairReport(run));
+      if (flags.reviewOut !== undefined) await writeReview(run, flags.repo, flags.reviewOut);
+    });
+}
+
+async function runDiagnose(flags: DiagnoseFlags, log: Logger, platformsDir: string): Promise<DiagnosisRun> {
+  const project = flags.project ?? basename(resolve(flags.repo)).replace(/\.git$/, '');
+  const engine = await chooseEngine(process.env, {
+    ...(flags.engine ? { engine: flags.engine } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+  });
+  if (engine.name === 'rules')
+    log.warn('no model key configured: the built-in rules engine diagnoses this run');
+  const store = new EvidenceStore({ root: flags.evidenceDir });
+  const signatures = new SignatureStore(flags.signaturesDir);
+  try {
+    const { run } = await diagnoseReport(
+      {
+        report: { report: flags.report, ...(flags.platform ? { platform: flags.platform } : {}) },
+        repo: flags.repo,
+        revision: flags.revision,
+        ...(flags.base ? { base: flags.base } : {}),
+        project,
+        branch: flags.branch,
+        history: flags.history,
+        target: {
+          runId: flags.runId ?? `${flags.revision.slice(0, 12)}-${Date.now().toString(36)}`,
+          project,
+          change: flags.change ?? null,
+          patchset: flags.patchset ?? null,
+          reportUrl: /^https?:\/\//.test(flags.report) ? flags.report : null,
+          pageUrl: null,
+        },
+      },
+      {
+        store,
+        signatures,
+        masks: masksFor(await loadSignalsConfig(), project),
+        engine,
+        checker: evidenceChecker,
+        log,
+        progress: createProgress(log),
+        platformsDir,
+      },
+    );
+    return run;
+  } finally {
+    store.close();
+    signatures.close();
+  }
+}
+
+async function writeReview(run: DiagnosisRun, repo: string, out: string): Promise<void> {
+  const objects = await GitObjects.openLocal(repo);
+  try {
+    const view = gitPatchset(objects, new GitDiffSource(objects), run.change.revision);
+    const { review } = await buildReview(run, view, PublishOptions.parse({}));
+    writeOutput(out, `${JSON.stringify(review, null, 2)}\n`);
+  } finally {
+    await objects.close();
+  }
+}
+
+function collectHistory(value: string, previous: DiagnoseFlags['history']): DiagnoseFlags['history'] {
+  const match = /^([a-z0-9:_-]+):(.+)@([0-9a-f]{7,40})$/.exec(value);
+  if (match === null)
+    throw new InvalidArgumentError(`"${value}" is not PLATFORM:PATH@SHA (e.g. allure2:history/base@1a2b3c4)`);
+  return [
+    ...previous,
+    { platform: match[1] as string, report: match[2] as string, revision: match[3] as string },
+  ];
+}
+
+function engineName(value: string): 'rules' | 'claude' {
+  if (value !== 'rules' && value !== 'claude')
+    throw new InvalidArgumentError('engine must be rules or claude');
+  return value;
+}
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
+  return n;
+}
