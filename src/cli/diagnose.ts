@@ -7,6 +7,7 @@ import { GitDiffSource, GitObjects } from '../git/index.ts';
 import { buildReview, gitPatchset, PublishOptions } from '../publish/index.ts';
 import type { DiagnosisRun } from '../schemas/index.ts';
 import { loadSignalsConfig, masksFor } from '../signals/index.ts';
+import { loadModuleMap } from '../skill/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
 import { SignatureStore } from '../store/signatures/index.ts';
 import { writeOutput } from './io.ts';
@@ -103,6 +104,7 @@ async function runDiagnose(flags: DiagnoseFlags, log: Logger, platformsDir: stri
         masks: masksFor(await loadSignalsConfig(), project),
         engine,
         checker: evidenceChecker,
+        modules: await loadModuleMap(),
         log,
         progress: createProgress(log),
         platformsDir,

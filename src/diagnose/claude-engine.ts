@@ -1,7 +1,7 @@
 import type { DiagnosisContext } from '../context/index.ts';
 import type { ClaudeBudget, ClaudeEngine, ClaudeOutcome, ClaudeSession } from '../engines/claude/index.ts';
 import type { DiagnosisDraft, Issue, Triage } from '../schemas/index.ts';
-import type { Engine, EngineResult } from './ports.ts';
+import type { Engine, EngineResult, ModuleShare } from './ports.ts';
 
 export interface ClaudeEngineOptions {
   engine: ClaudeEngine;
@@ -42,6 +42,21 @@ export function claudeEngine(options: ClaudeEngineOptions): Engine {
           tools: { baseCode: ctx.baseCode },
         }),
       ),
+    delegate: async (issue: Issue, triage: Triage, ctx: DiagnosisContext, module: ModuleShare) => {
+      const outcome = await options.engine.diagnoseFailure({
+        issueId: issue.id,
+        ctx,
+        triage,
+        skill: { system: options.system },
+        budget: options.repairBudget,
+        model: options.model,
+        tools: { baseCode: ctx.baseCode },
+        focus: delegationBrief(module),
+      });
+      if (outcome.stopped === 'error')
+        throw outcome.error ?? new Error(`sub-diagnosis of ${module.name} stopped`);
+      return { draft: outcome.draft, usage: outcome.usage, stopped: outcome.stopped };
+    },
     repair: async (issue: Issue, _draft: DiagnosisDraft, findings: string) => {
       const session = sessions.get(issue.id);
       if (session === undefined) throw new Error(`no conversation to repair for failure ${issue.id}`);
@@ -51,4 +66,13 @@ export function claudeEngine(options: ClaudeEngineOptions): Engine {
       );
     },
   };
+}
+
+/** The delegated conversation's extra instruction (stage `delegate` of the Skill). */
+export function delegationBrief(module: ModuleShare): string {
+  return [
+    `Delegated sub-diagnosis: module ${module.name} (${module.files.join(', ')}).`,
+    "Examine only this module's part of the causal chain: what it receives, what it does, what it hands on.",
+    'Submit a diagnosis whose why-claims cite code and diff in these files; the checker merges it with the others.',
+  ].join('\n');
 }

@@ -2,12 +2,30 @@ import type { Logger } from 'pino';
 import type { DiagnosisContext } from '../context/index.ts';
 import { diagnoseByRules } from '../engines/rules/index.ts';
 import { isDiagnosisError } from '../errors/index.ts';
-import type { CheckFinding, DiagnosisDraft, FailureDiagnosis, Issue, Triage } from '../schemas/index.ts';
-import { addUsage, type Checker, type Engine, type EngineResult, NO_USAGE } from './ports.ts';
+import type {
+  CheckFinding,
+  DiagnosisDraft,
+  FailureDiagnosis,
+  Issue,
+  Triage,
+  Usage,
+} from '../schemas/index.ts';
+import type { ModuleMap } from '../skill/index.ts';
+import { delegateAcrossModules } from './delegate.ts';
+import {
+  addUsage,
+  type Checker,
+  type CheckInput,
+  type Engine,
+  type EngineResult,
+  NO_USAGE,
+} from './ports.ts';
 
 export interface FailureDeps {
   engine: Engine;
   checker: Checker;
+  /** Where module borders are; without it no failure is delegated. */
+  modules?: ModuleMap;
   log: Pick<Logger, 'warn' | 'info'>;
 }
 
@@ -29,20 +47,11 @@ export async function diagnoseFailure(
   deps: FailureDeps,
 ): Promise<FailureOutcome> {
   const input = { ctx, issue, triage };
-  const first = await propose(issue, triage, ctx, deps);
-  let usage = first.result.usage;
-  const outOfBudget = first.result.stopped === 'budget' || first.result.draft === null;
-  let draft = outOfBudget
-    ? budgetDraft(issue, triage, ctx, first.result)
-    : (first.result.draft as DiagnosisDraft);
+  const first = await firstDraft(input, deps);
+  let { draft, usage } = first;
   let findings = await deps.checker.check(draft, input);
   let rounds = 0;
-  if (
-    errors(findings).length > 0 &&
-    deps.engine.repair !== undefined &&
-    first.fellBack === null &&
-    !outOfBudget
-  ) {
+  if (errors(findings).length > 0 && deps.engine.repair !== undefined && first.canRepair) {
     rounds = 1;
     const repaired = await repairOnce(deps, issue, draft, findings);
     usage = addUsage(usage, repaired.usage);
@@ -51,13 +60,50 @@ export async function diagnoseFailure(
       findings = await deps.checker.check(draft, input);
     }
   }
-  const all = outOfBudget ? [budgetFinding(first.result), ...findings] : findings;
+  const all = [...first.notes, ...findings];
   let degraded = false;
   if (errors(findings).length > 0) ({ draft, degraded } = await deps.checker.degrade(draft, findings, input));
   return {
     diagnosis: { ...draft, triage, usage, check: { findings: all, repair_rounds: rounds, degraded } },
     fellBack: first.fellBack,
   };
+}
+
+interface FirstDraft {
+  draft: DiagnosisDraft;
+  usage: Usage;
+  fellBack: string | null;
+  /** Only a model's own submitted draft gets a repair round. */
+  canRepair: boolean;
+  notes: CheckFinding[];
+}
+
+/** The engine's draft (or the rules' after a model failure, or need_evidence after a budget), with delegation. */
+async function firstDraft(input: CheckInput, deps: FailureDeps): Promise<FirstDraft> {
+  const { issue, triage, ctx } = input;
+  const first = await propose(issue, triage, ctx, deps);
+  const outOfBudget = first.result.stopped === 'budget' || first.result.draft === null;
+  if (outOfBudget) {
+    return {
+      draft: budgetDraft(issue, triage, ctx, first.result),
+      usage: first.result.usage,
+      fellBack: first.fellBack,
+      canRepair: false,
+      notes: [budgetFinding(first.result)],
+    };
+  }
+  let draft = first.result.draft as DiagnosisDraft;
+  let usage = first.result.usage;
+  if (first.fellBack === null && deps.modules !== undefined) {
+    const delegated = await delegateAcrossModules(draft, input, {
+      engine: deps.engine,
+      modules: deps.modules,
+      log: deps.log,
+    });
+    draft = delegated.draft;
+    if (delegated.usage !== null) usage = addUsage(usage, delegated.usage);
+  }
+  return { draft, usage, fellBack: first.fellBack, canRepair: first.fellBack === null, notes: [] };
 }
 
 async function propose(

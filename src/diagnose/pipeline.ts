@@ -5,6 +5,7 @@ import { openContext } from '../context/index.ts';
 import { createLocator, locateDocument, openLocatorDeps } from '../locate/index.ts';
 import type { DiagnosisRun, FactsDocument, ScrapeMode } from '../schemas/index.ts';
 import { type Mask, triageIssue } from '../signals/index.ts';
+import type { ModuleMap } from '../skill/index.ts';
 import type { EvidenceStore } from '../store/evidence/index.ts';
 import { recordFacts, type SignatureStore } from '../store/signatures/index.ts';
 import type { Checker, Engine } from './ports.ts';
@@ -37,6 +38,8 @@ export interface PipelineDeps {
   masks: readonly Mask[];
   engine: Engine;
   checker: Checker;
+  /** Module borders for delegation (config/modules.json); none → no delegation. */
+  modules?: ModuleMap;
   log: Logger;
   progress: Progress;
   platformsDir: string;
@@ -89,6 +92,7 @@ export async function diagnoseReport(
     const run = await diagnoseRun(ctx, input.target, {
       engine: deps.engine,
       checker: deps.checker,
+      ...(deps.modules === undefined ? {} : { modules: deps.modules }),
       log: deps.log,
       triager: { triage: (issue, c) => triageIssue(issue, c, triageDeps) },
     });

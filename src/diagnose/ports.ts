@@ -27,6 +27,14 @@ export interface Engine {
   readonly model: string | null;
   diagnose(issue: Issue, triage: Triage, ctx: DiagnosisContext): Promise<EngineResult>;
   repair?(issue: Issue, draft: DiagnosisDraft, findings: string): Promise<EngineResult>;
+  /** A sub-diagnosis of one module's part of the causal chain (a model only). */
+  delegate?(issue: Issue, triage: Triage, ctx: DiagnosisContext, module: ModuleShare): Promise<EngineResult>;
+}
+
+/** A module the causal chain crosses, with the chain's files in it. */
+export interface ModuleShare {
+  name: string;
+  files: string[];
 }
 
 /** The evidence checker (src/check). */

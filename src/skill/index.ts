@@ -6,4 +6,13 @@ export {
   type Skill,
   type SkillStage,
 } from './load.ts';
+export {
+  chainModules,
+  conventionalModule,
+  DEFAULT_MODULES_PATH,
+  loadModuleMap,
+  type ModuleMap,
+  ModuleMapFile,
+  moduleMap,
+} from './modules.ts';
 export * from './schemas.ts';

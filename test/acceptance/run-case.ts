@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { PLATFORMS_DIR } from '../../src/cli/main.ts';
 import { evidenceChecker } from '../../src/check/index.ts';
+import { PLATFORMS_DIR } from '../../src/cli/main.ts';
 import { diagnoseReport, type Engine, rulesEngine } from '../../src/diagnose/index.ts';
 import { type CaseInput, cloneCase, loadCase } from '../../src/eval/case.ts';
 import type { DiagnosisRun, FactsDocument } from '../../src/schemas/index.ts';
 import { loadSignalsConfig, masksFor } from '../../src/signals/index.ts';
+import { loadModuleMap } from '../../src/skill/index.ts';
 import { EvidenceStore } from '../../src/store/evidence/index.ts';
 import { SignatureStore } from '../../src/store/signatures/index.ts';
 import { silentProgress } from '../helpers/scrape-context.ts';
@@ -29,6 +30,7 @@ export async function runCase(id: string, engine: Engine = rulesEngine) {
       masks,
       engine,
       checker: evidenceChecker,
+      modules: await loadModuleMap(),
       log: pino({ level: 'silent' }),
       progress: silentProgress,
       platformsDir: PLATFORMS_DIR,
@@ -50,8 +52,19 @@ function pipelineInput(input: CaseInput, repo: string) {
     base: input.base,
     project: input.repository,
     branch: 'main',
-    history: input.history.map((h) => ({ report: join(input.dir, h.path), platform: h.platform, revision: h.revision })),
-    target: { runId: `acceptance-${input.id}`, project: input.repository, change: 1, patchset: 1, reportUrl: null, pageUrl: null },
+    history: input.history.map((h) => ({
+      report: join(input.dir, h.path),
+      platform: h.platform,
+      revision: h.revision,
+    })),
+    target: {
+      runId: `acceptance-${input.id}`,
+      project: input.repository,
+      change: 1,
+      patchset: 1,
+      reportUrl: null,
+      pageUrl: null,
+    },
   };
 }
 

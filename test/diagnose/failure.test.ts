@@ -3,6 +3,7 @@ import type { DiagnosisContext } from '../../src/context/index.ts';
 import { type Checker, diagnoseFailure, type Engine, NO_USAGE } from '../../src/diagnose/index.ts';
 import { DiagnosisError } from '../../src/errors/index.ts';
 import type { CheckFinding, DiagnosisDraft, Issue, Triage } from '../../src/schemas/index.ts';
+import { moduleMap } from '../../src/skill/index.ts';
 
 const issue: Issue = {
   id: '001',
@@ -140,5 +141,54 @@ describe('diagnoseFailure', () => {
     await expect(diagnoseFailure(issue, triage, ctx, { engine, checker, log: silent })).rejects.toMatchObject(
       { code: 'GIT_ERROR' },
     );
+  });
+
+  it('delegates per module only when the chain crosses modules, and merges the cited claims', async () => {
+    const crossing = {
+      ...draft('x'),
+      place: { level: 'file' as const, file: 'orders/service.py', function: null, lines: null },
+      why: [
+        cited,
+        { text: 'the assembler changed', cites: [{ kind: 'diff' as const, file: 'api/assembler/a.py' }] },
+      ],
+    };
+    const asked: string[] = [];
+    const engine: Engine = {
+      name: 'model',
+      model: 'm',
+      diagnose: async () => ({ draft: crossing, usage: usage(10), stopped: 'submitted' }),
+      delegate: async (_i, _t, _c, module) => {
+        asked.push(`${module.name}:${module.files.join(',')}`);
+        const found = {
+          text: `in ${module.name}`,
+          cites: [{ kind: 'code' as const, file: module.files[0] ?? '', lines: { start: 1, end: 1 } }],
+        };
+        return { draft: { ...crossing, why: [found, cited] }, usage: usage(3), stopped: 'submitted' };
+      },
+    };
+    const modules = moduleMap({ modules: [] });
+    const { diagnosis } = await diagnoseFailure(issue, triage, ctx, {
+      engine,
+      checker,
+      log: silent,
+      modules,
+    });
+    expect(asked).toEqual(['orders:orders/service.py', 'api/assembler:api/assembler/a.py']);
+    expect(diagnosis.why.map((c) => c.text)).toEqual([
+      'cited',
+      'in orders',
+      'in api/assembler',
+      'the assembler changed',
+    ]);
+    expect(diagnosis.usage).toMatchObject({ input_tokens: 16, tool_calls: 3 });
+
+    asked.length = 0;
+    const single = { ...crossing, why: [cited] };
+    const one: Engine = {
+      ...engine,
+      diagnose: async () => ({ draft: single, usage: usage(1), stopped: 'submitted' }),
+    };
+    await diagnoseFailure(issue, triage, ctx, { engine: one, checker, log: silent, modules });
+    expect(asked).toEqual([]);
   });
 });

@@ -34,6 +34,8 @@ export interface DiagnoseRequest {
   model: string;
   /** Base code for removed diff lines, extra readable evidence. */
   tools?: ToolAccess;
+  /** A delegated sub-diagnosis: the part of the causal chain to examine (appended to the brief). */
+  focus?: string;
 }
 
 export interface RepairRequest {
@@ -103,7 +105,15 @@ function openSession(request: DiagnoseRequest): ClaudeSession {
     system: request.skill.system,
     model: request.model,
     tools: request.tools ?? {},
-    messages: [{ role: 'user', content: firstMessage(issue, request.triage, request.ctx) }],
+    messages: [
+      {
+        role: 'user',
+        content:
+          request.focus === undefined
+            ? firstMessage(issue, request.triage, request.ctx)
+            : `${firstMessage(issue, request.triage, request.ctx)}\n\n${request.focus}`,
+      },
+    ],
     pending: null,
   };
 }
