@@ -2,7 +2,8 @@ import { basename, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import { evidenceChecker } from '../check/index.ts';
-import { chooseEngine, diagnoseReport, repairReport } from '../diagnose/index.ts';
+import { chooseEngine, diagnoseReport, type PipelineInput, repairReport } from '../diagnose/index.ts';
+import { DiagnosisError } from '../errors/index.ts';
 import { GitDiffSource, GitObjects } from '../git/index.ts';
 import { buildReview, gitPatchset, PublishOptions } from '../publish/index.ts';
 import type { DiagnosisRun } from '../schemas/index.ts';
@@ -10,11 +11,12 @@ import { loadSignalsConfig, masksFor } from '../signals/index.ts';
 import { loadModuleMap } from '../skill/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
 import { SignatureStore } from '../store/signatures/index.ts';
-import { writeOutput } from './io.ts';
+import { readFacts, writeOutput } from './io.ts';
 import { createProgress } from './progress.ts';
 
 interface DiagnoseFlags {
-  report: string;
+  report?: string;
+  facts?: string;
   platform?: string;
   repo: string;
   revision: string;
@@ -38,7 +40,8 @@ export function registerDiagnose(program: Command, log: Logger, platformsDir: st
   program
     .command('diagnose')
     .description('Diagnose every failure of a report against the repository at a revision')
-    .requiredOption('--report <url|dir|file>', 'the failed run’s test report')
+    .option('--report <url|dir|file>', 'the failed run’s test report')
+    .option('--facts <file>', 'or: facts JSON scraped before (its evidence in --evidence-dir)')
     .requiredOption('--repo <path|url>', 'the repository (local path, or a remote kept as a mirror)')
     .requiredOption('--revision <sha>', 'the revision the run built')
     .option('--base <sha>', 'what the change is diffed against (default: first parent)')
@@ -82,7 +85,7 @@ async function runDiagnose(flags: DiagnoseFlags, log: Logger, platformsDir: stri
   try {
     const { run } = await diagnoseReport(
       {
-        report: { report: flags.report, ...(flags.platform ? { platform: flags.platform } : {}) },
+        report: reportOf(flags),
         repo: flags.repo,
         revision: flags.revision,
         ...(flags.base ? { base: flags.base } : {}),
@@ -94,7 +97,7 @@ async function runDiagnose(flags: DiagnoseFlags, log: Logger, platformsDir: stri
           project,
           change: flags.change ?? null,
           patchset: flags.patchset ?? null,
-          reportUrl: /^https?:\/\//.test(flags.report) ? flags.report : null,
+          reportUrl: flags.report !== undefined && /^https?:\/\//.test(flags.report) ? flags.report : null,
           pageUrl: null,
         },
       },
@@ -126,6 +129,16 @@ async function writeReview(run: DiagnosisRun, repo: string, out: string): Promis
   } finally {
     await objects.close();
   }
+}
+
+function reportOf(flags: DiagnoseFlags): PipelineInput['report'] {
+  if (flags.facts !== undefined) return { facts: readFacts(flags.facts) };
+  if (flags.report === undefined) {
+    throw new DiagnosisError('INVALID_ARGUMENT', 'diagnose needs --report <url|dir|file> or --facts <file>', {
+      input: 'report',
+    });
+  }
+  return { report: flags.report, ...(flags.platform ? { platform: flags.platform } : {}) };
 }
 
 function collectHistory(value: string, previous: DiagnoseFlags['history']): DiagnoseFlags['history'] {

@@ -1,6 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { parseDataFile } from '../../scraper/source/index.ts';
 import { DiagnosisError, describeError } from '../errors/index.ts';
+import { FactsDocument } from '../schemas/index.ts';
 
 /** Command output goes to the named file (its folder made if needed) or, without one, to stdout. */
 export function writeOutput(path: string | undefined, text: string): void {
@@ -22,4 +24,13 @@ export function readInput(path: string, what: string): string {
       cause: err,
     });
   }
+}
+
+/** A facts document the user named, validated (the scraper's own output, or one edited by hand). */
+export function readFacts(path: string): FactsDocument {
+  return parseDataFile(readInput(path, 'facts'), FactsDocument, {
+    where: `facts ${path}`,
+    input: path,
+    what: 'a facts document',
+  });
 }

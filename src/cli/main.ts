@@ -3,14 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import { scrapeReport } from '../../scraper/index.ts';
-import { parseDataFile } from '../../scraper/source/index.ts';
 import { describeError, isDiagnosisError } from '../errors/index.ts';
 import { createLocator, DEFAULT_RULES_PATH, locateDocument, openLocatorDeps } from '../locate/index.ts';
 import { createLogger } from '../log.ts';
-import { type FactsDocument, FactsDocument as FactsDocumentSchema, ScrapeMode } from '../schemas/index.ts';
+import { type FactsDocument, ScrapeMode } from '../schemas/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
 import { registerDiagnose } from './diagnose.ts';
-import { readInput, writeOutput } from './io.ts';
+import { readFacts, writeOutput } from './io.ts';
 import { createProgress } from './progress.ts';
 import { registerPublish } from './publish.ts';
 
@@ -155,15 +154,6 @@ async function runLocate(flags: LocateFlags): Promise<FactsDocument> {
   } finally {
     await deps.close();
   }
-}
-
-function readFacts(path: string): FactsDocument {
-  const text = readInput(path, 'facts');
-  return parseDataFile(text, FactsDocumentSchema, {
-    where: `facts ${path}`,
-    input: path,
-    what: 'a facts document',
-  });
 }
 
 async function runScrape(report: string, flags: ScrapeFlags, log: Logger): Promise<FactsDocument> {

@@ -19,7 +19,8 @@ export interface ReportRef {
 }
 
 export interface PipelineInput {
-  report: ReportRef;
+  /** The report to scrape, or facts scraped before (`facts`, whose evidence is in the store). */
+  report: ReportRef | { facts: FactsDocument };
   /** Local repository path or remote URL. */
   repo: string;
   revision: string;
@@ -57,10 +58,11 @@ export async function diagnoseReport(
   deps: PipelineDeps,
 ): Promise<{ facts: FactsDocument; run: DiagnosisRun }> {
   await feedHistory(input, deps);
-  const scraped = await scrape(input.report, deps, {
-    revision_sha: input.revision,
-    repository: input.project,
-  });
+  const { report } = input;
+  const scraped =
+    'facts' in report
+      ? report.facts
+      : await scrape(report, deps, { revision_sha: input.revision, repository: input.project });
   const locatorDeps = await openLocatorDeps(input.repo, {
     ...(deps.rulesPath === undefined ? {} : { rulesPath: deps.rulesPath }),
     ...(deps.cacheDir === undefined ? {} : { cacheDir: deps.cacheDir }),

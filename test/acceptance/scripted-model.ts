@@ -19,6 +19,15 @@ export interface Reading {
   changed: { start: number; end: number } | null;
   /** True when the last user message carries the checker's findings (the repair round). */
   repairing: boolean;
+  /** The module of a delegated sub-diagnosis, null in the main conversation. */
+  delegatedModule: string | null;
+  /** The locator's candidates as the brief lists them. */
+  candidates: Array<{
+    level: string;
+    file: string | null;
+    function: string | null;
+    lines: { start: number; end: number } | null;
+  }>;
 }
 
 /** Writes the draft from what was read; called for the first submit and again in the repair round. */
@@ -45,6 +54,7 @@ function read(request: RecordedRequest): Reading {
   const reportUrl = JSON.parse(/report_url ("(?:[^"\\]|\\.)*")/.exec(brief)?.[1] ?? '""') as string;
   const facts = JSON.parse(brief.split('\n\n')[4] ?? '{}') as {
     facts?: Array<{ type: string; index?: number; evidence?: string }>;
+    candidates?: Reading['candidates'];
   };
   const list = facts.facts ?? [];
   const errorAt = list.findIndex((f) => f.type === 'error');
@@ -57,6 +67,8 @@ function read(request: RecordedRequest): Reading {
     evidenceId: list.find((f) => f.evidence !== undefined)?.evidence ?? null,
     changed: changedLines(request),
     repairing: /evidence checker found/i.test(lastMessageText(request)),
+    delegatedModule: /Delegated sub-diagnosis: module (\S+)/.exec(brief)?.[1] ?? null,
+    candidates: facts.candidates ?? [],
   };
 }
 

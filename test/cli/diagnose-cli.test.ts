@@ -96,4 +96,45 @@ describe('ci-diagnosis diagnose', () => {
       stderr: expect.stringContaining('error [INVALID_ARGUMENT]: the claude engine needs ANTHROPIC_API_KEY'),
     });
   });
+
+  it('takes facts scraped before (--facts), reading their evidence from the same store', async () => {
+    const facts = join(dir, 'facts.json');
+    const ev = join(dir, 'ev2');
+    const env = { ...process.env, LOG_LEVEL: 'error', ANTHROPIC_API_KEY: '' };
+    await exec(
+      process.execPath,
+      ['bin/ci-diagnosis.js', 'scrape', join(CASE, 'report'), '--out', facts, '--evidence-dir', ev],
+      { env },
+    );
+    const { stdout } = await exec(
+      process.execPath,
+      [
+        'bin/ci-diagnosis.js',
+        'diagnose',
+        '--facts',
+        facts,
+        '--repo',
+        repo.dir,
+        '--revision',
+        revision,
+        '--evidence-dir',
+        ev,
+        '--signatures-dir',
+        join(dir, 'sig2'),
+      ],
+      { env },
+    );
+    const run = DiagnosisRun.parse(JSON.parse(stdout));
+    expect(run.failures).toHaveLength(1);
+    expect(run.failures[0]?.check?.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    await expect(
+      exec(
+        process.execPath,
+        ['bin/ci-diagnosis.js', 'diagnose', '--repo', repo.dir, '--revision', revision],
+        { env },
+      ),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining('diagnose needs --report <url|dir|file> or --facts <file>'),
+    });
+  });
 });
