@@ -9,8 +9,10 @@ export interface FlakyFinding {
   /**
    * `retry_passed`: another attempt in this run passed. `history_flip`: another run at this
    * revision passed. `report_flag`: the report itself marks the test flaky (from its history).
+   * `state_leak`: a uniqueness error on a path the change does not touch — data left by an
+   * earlier test or run (src/signals/state-leak.ts).
    */
-  basis: 'retry_passed' | 'history_flip' | 'report_flag';
+  basis: 'retry_passed' | 'history_flip' | 'report_flag' | 'state_leak';
   signal: Signal;
 }
 

@@ -14,9 +14,12 @@ export interface DiffLink {
   /**
    * Test code (the test's own file or a frame in a test file), production code on the stack, a
    * manifest, or `contract`: the failure is a call that no longer fits a definition this change
-   * modified (the call's arguments, the definition's signature).
+   * modified (the call's arguments, the definition's signature). `call`: a frame calls, by name,
+   * a production function of another file this change modified (src/signals/calls.ts).
+   * `intent`: the commit message says the change dropped a name on purpose and the failing
+   * test still uses it (src/signals/intent.ts).
    */
-  via: 'test' | 'production' | 'manifest' | 'contract';
+  via: 'test' | 'production' | 'manifest' | 'contract' | 'call' | 'intent';
   file: string;
   signal: Signal;
 }

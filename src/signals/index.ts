@@ -1,4 +1,6 @@
+export { type CallScan, callLinks } from './calls.ts';
 export { channelOf, channelSignals } from './channel.ts';
+export { callNames, codeOf } from './code.ts';
 export {
   compileMasks,
   DEFAULT_SIGNALS_CONFIG,
@@ -36,6 +38,7 @@ export {
   isManifest,
   isTestFile,
 } from './impact.ts';
+export { deliberateLines, intentLinks, messageNaming } from './intent.ts';
 export {
   type PreExistingDeps,
   type PreExistingFinding,
@@ -52,6 +55,16 @@ export {
   SIGNATURE_LENGTH,
   testKeyOf,
 } from './signature.ts';
+export { conftestsOf, isUniquenessError, parametersOf, stateLeakFindings } from './state-leak.ts';
+export {
+  type SignalTarget,
+  TARGET_ROLES,
+  type TargetedSignal,
+  type TargetRole,
+  targetCite,
+  targetOf,
+  targetsIn,
+} from './targets.ts';
 export { reasonLines } from './text.ts';
 export {
   type Decision,

@@ -1,12 +1,15 @@
 import type { DiagnosisContext } from '../context/index.ts';
 import type { Issue, RootCause, Signal, Triage, Verdict } from '../schemas/index.ts';
+import { callLinks } from './calls.ts';
 import { channelOf, channelSignals } from './channel.ts';
 import { type EnvironmentFinding, environmentFindings } from './environment.ts';
 import { type FlakyFinding, flakyFindings, noDiffLinkSignals } from './flaky.ts';
 import type { SignatureHistory } from './history.ts';
 import { contractLinks, type DiffLink, diffLinks } from './impact.ts';
+import { intentLinks } from './intent.ts';
 import { type PreExistingFinding, preExistingFindings } from './pre-existing.ts';
 import { failureSignature, type Mask } from './signature.ts';
+import { stateLeakFindings } from './state-leak.ts';
 
 export interface TriageDeps {
   /** Signature history; null when none is kept (pre-existing and flips are then not known). */
@@ -80,7 +83,16 @@ export async function gatherInputs(
   const signature = failureSignature(issue, deps.masks);
   const environment = await environmentFindings(issue, ctx.evidence);
   const dependencyFailure = environment.some((f) => f.problem === 'dependency_download');
-  const links = [...diffLinks(issue, ctx.diff, { dependencyFailure }), ...(await contractLinks(issue, ctx))];
+  const calls = await callLinks(issue, ctx);
+  const links = [
+    ...diffLinks(issue, ctx.diff, { dependencyFailure }),
+    ...(await contractLinks(issue, ctx)),
+    ...calls.links,
+    ...(await intentLinks(issue, ctx)),
+  ];
+  // "The test ran none of the changed code" is only said when no link at all says otherwise.
+  const noDiffLink = links.length === 0 ? noDiffLinkSignals(issue, ctx) : [];
+  const leaks = await stateLeakFindings(issue, ctx, noDiffLink.length > 0);
   const history = {
     signatures: deps.signatures,
     project: deps.project,
@@ -92,14 +104,14 @@ export async function gatherInputs(
     category: issue.category,
     links,
     environment,
-    flaky: flakyFindings(issue, history),
+    flaky: [...flakyFindings(issue, history), ...leaks],
     preExisting: preExistingFindings(issue, {
       ...history,
       signature,
       branch: deps.branch,
       change: deps.change,
     }),
-    other: [...channelSignals(issue), ...noDiffLinkSignals(issue, ctx)],
+    other: [...channelSignals(issue), ...noDiffLink, ...calls.untouched],
   };
 }
 
@@ -111,13 +123,17 @@ export async function gatherInputs(
  *    History beats a diff link: the identical failure happens without this change.
  * 2. diff_link — a strong link: caused_by_change. stale_test_expectation when the links are only
  *    in test code or a call contract (the expectation or the call is what disagrees with the
- *    code); code_regression otherwise (and always for the build channel).
+ *    code), or when the commit message dropped a name on purpose that the test still uses
+ *    (intent); code_regression otherwise (and always for the build channel). Strong links
+ *    include a frame calling a function of another file this change modified (calls.ts).
  *    A link beats environment, flaky and other changes' history: a change can produce
  *    environment-looking failures (a wrong host, port, path or version) and intermittent ones
  *    (a race), and another change can break the same test the same way.
  * 3. environment — an environment signal in the failure's own reason (or, for a test timeout,
  *    which has no reason of its own, in its logs).
- * 4. flaky — passed on a retry in this run, flipped at this revision, or flagged by the report.
+ * 4. flaky — passed on a retry in this run, flipped at this revision, flagged by the report, or
+ *    a uniqueness error on a path the change does not touch (state left by an earlier test or
+ *    run: category fixture_or_mock).
  * 5. other_changes_history — the same signature failed on other changes.
  * 6. undecided — need_evidence; weak links, no_diff_link and context-only signals stay listed.
  */
@@ -131,13 +147,17 @@ export function decide(inputs: TriageInputs): Decision {
     if (env.length > 0)
       return made('environment', 'environment', 'mainline_history', [...deciding, ...signals(env)]);
     if (inputs.flaky.length > 0)
-      return made('flaky', 'flaky', 'mainline_history', [...deciding, ...signals(inputs.flaky)]);
+      return made('flaky', flakyCategory(inputs.flaky), 'mainline_history', [
+        ...deciding,
+        ...signals(inputs.flaky),
+      ]);
     return made('pre_existing', 'pre_existing', 'mainline_history', deciding);
   }
   if (strong.length > 0)
     return made('caused_by_change', linkCategory(inputs, strong), 'diff_link', signals(strong));
   if (env.length > 0) return made('environment', 'environment', 'environment', signals(env));
-  if (inputs.flaky.length > 0) return made('flaky', 'flaky', 'flaky', signals(inputs.flaky));
+  if (inputs.flaky.length > 0)
+    return made('flaky', flakyCategory(inputs.flaky), 'flaky', signals(inputs.flaky));
   const others = inputs.preExisting.filter((f) => f.scope === 'other_changes');
   if (others.length > 0)
     return made('pre_existing', 'pre_existing', 'other_changes_history', signals(others));
@@ -152,10 +172,18 @@ export function decide(inputs: TriageInputs): Decision {
 function linkCategory(inputs: TriageInputs, strong: readonly DiffLink[]): RootCause {
   if (inputs.channel === 'build') return 'code_regression';
   if (strong.every((l) => l.via === 'test')) return 'stale_test_expectation';
+  // The message says the name was dropped on purpose and the test still uses it (intent.ts only
+  // links test lines the change did not edit): the test holds on to the old contract.
+  if (strong.some((l) => l.via === 'intent')) return 'stale_test_expectation';
   const testEdited = strong.some((l) => l.via === 'test');
-  if (strong.some((l) => l.via === 'contract') && !testEdited && !strong.some((l) => l.via === 'production'))
-    return 'stale_test_expectation';
+  const production = strong.some((l) => l.via === 'production' || l.via === 'call');
+  if (strong.some((l) => l.via === 'contract') && !testEdited && !production) return 'stale_test_expectation';
   return 'code_regression';
+}
+
+/** Data left behind by an earlier test or run is a fixture problem; other flakiness stays `flaky`. */
+function flakyCategory(flaky: readonly FlakyFinding[]): RootCause {
+  return flaky.every((f) => f.basis === 'state_leak') ? 'fixture_or_mock' : 'flaky';
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DiagnosisContext, EvidenceReader, RevisionCode } from '../../src/context/index.ts';
 import { DiagnosisError } from '../../src/errors/index.ts';
 import type { FileDiff } from '../../src/git/index.ts';
-import type { CodeSpan } from '../../src/locate/anchor/index.ts';
+import { type CodeParser, type CodeSpan, languageOfPath } from '../../src/locate/anchor/index.ts';
 import type {
   DiffImpact,
   Fact,
@@ -147,6 +147,38 @@ export function codeWith(functions: Record<string, CodeSpan[]> = {}): RevisionCo
   };
 }
 
+/**
+ * Code at a revision from file texts, parsed by the real tree-sitter parser (as `revisionCode`
+ * does), so call and fixture lookups see the spans production sees.
+ */
+export function codeFrom(files: Record<string, string>, parser: () => CodeParser): RevisionCode {
+  return {
+    revision: 'f'.repeat(40),
+    read: async (path) => files[path] ?? null,
+    list: async () => Object.keys(files),
+    functions: async (path) => {
+      const language = languageOfPath(path);
+      const text = files[path];
+      return language === null || text === undefined ? [] : parser().functions(text, language);
+    },
+  };
+}
+
+/** A diff entry from explicit hunks `[oldStart, oldLines, newStart, newLines]`. */
+export function changed(path: string, hunks: Array<[number, number, number, number]>): FileDiff {
+  return {
+    oldPath: path,
+    newPath: path,
+    status: 'modified',
+    hunks: hunks.map(([oldStart, oldLines, newStart, newLines]) => ({
+      oldStart,
+      oldLines,
+      newStart,
+      newLines,
+    })),
+  };
+}
+
 export function contextWith(
   parts: {
     diff?: FileDiff[];
@@ -155,6 +187,7 @@ export function contextWith(
     baseCode?: RevisionCode | null;
     revision?: string;
     issues?: Issue[];
+    message?: string;
   } = {},
 ): DiagnosisContext {
   const evidence = parts.evidence ?? new MemoryEvidence();
@@ -177,7 +210,7 @@ export function contextWith(
   return {
     facts,
     revision: parts.revision ?? 'f'.repeat(40),
-    message: 'A change',
+    message: parts.message ?? 'A change',
     base: 'e'.repeat(40),
     code: parts.code ?? codeWith(),
     baseCode: parts.baseCode ?? null,

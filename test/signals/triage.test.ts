@@ -11,7 +11,16 @@ import {
   triageIssue,
 } from '../../src/signals/index.ts';
 import { IN_MEMORY, SignatureStore } from '../../src/store/signatures/index.ts';
-import { candidate, codeWith, contextWith, issueWith, MemoryEvidence, modified } from './helpers.ts';
+import { useParser } from '../locate/anchor/helpers.ts';
+import {
+  candidate,
+  codeFrom,
+  codeWith,
+  contextWith,
+  issueWith,
+  MemoryEvidence,
+  modified,
+} from './helpers.ts';
 
 const signal = (kind: 'pre_existing' | 'flaky' | 'environment' | 'diff_impact', detail: string) => ({
   kind,
@@ -36,6 +45,7 @@ const env = (where: EnvironmentFinding['where'] = 'reason'): EnvironmentFinding 
   signal: signal('environment', `env ${where}`),
 });
 const flaky: FlakyFinding = { basis: 'retry_passed', signal: signal('flaky', 'retry') };
+const leak: FlakyFinding = { basis: 'state_leak', signal: signal('flaky', 'leak') };
 const mainline: PreExistingFinding = {
   scope: 'mainline',
   occurrences: 2,
@@ -228,6 +238,63 @@ describe('decide: the precedence table', () => {
       'mainline_history',
       ['mainline', 'retry'],
     ],
+    [
+      'a call of a changed function',
+      { links: [strong('call')] },
+      'caused_by_change',
+      'code_regression',
+      'diff_link',
+      ['strong call'],
+    ],
+    [
+      'a call contract and a call of a changed function',
+      { links: [strong('contract'), strong('call')] },
+      'caused_by_change',
+      'code_regression',
+      'diff_link',
+      ['strong contract', 'strong call'],
+    ],
+    [
+      'an intended contract change the test still uses',
+      { links: [strong('call'), strong('intent')] },
+      'caused_by_change',
+      'stale_test_expectation',
+      'diff_link',
+      ['strong call', 'strong intent'],
+    ],
+    [
+      'an intended contract change and production code on the stack',
+      { links: [strong('production'), strong('intent')] },
+      'caused_by_change',
+      'stale_test_expectation',
+      'diff_link',
+      ['strong production', 'strong intent'],
+    ],
+    ['state left by an earlier run', { flaky: [leak] }, 'flaky', 'fixture_or_mock', 'flaky', ['leak']],
+    [
+      'a state leak and a passed retry',
+      { flaky: [leak, flaky] },
+      'flaky',
+      'flaky',
+      'flaky',
+      ['leak', 'retry'],
+    ],
+    [
+      'mainline and a state leak',
+      { preExisting: [mainline], flaky: [leak] },
+      'flaky',
+      'fixture_or_mock',
+      'mainline_history',
+      ['mainline', 'leak'],
+    ],
+    [
+      'a state leak and a strong link',
+      { links: [strong('call')], flaky: [leak] },
+      'caused_by_change',
+      'code_regression',
+      'diff_link',
+      ['strong call'],
+    ],
   ])('%s', (_case, over, verdict, category, rule, deciding) => {
     const decision = decide(inputs(over));
 
@@ -416,5 +483,89 @@ describe('triageIssue', () => {
 
     expect([triage.verdict, triage.category]).toEqual(['need_evidence', 'need_evidence']);
     expect(triage.signals.map((s) => s.kind)).toEqual(['diff_impact']);
+  });
+});
+
+describe('triageIssue with the code read by the real parser', () => {
+  const parser = useParser();
+  const deps = { signatures: null, masks: [], project: 'shop', branch: 'main', change: 7, runId: 'run-1' };
+  const testFrame = (file: string, line: number, fn: string, start: number, end: number) => ({
+    ...candidate(file, line, { kind: 'untouched' }, 'test', fn),
+    function: { name: fn, lines: { start, end } },
+  });
+
+  it('blames the change when the assertion calls a function it modified in another file, and drops no_diff_link', async () => {
+    const code = codeFrom(
+      {
+        'pricing/price.py': 'def gross_price(net, rate):\n    return int(net * (1 + rate) * 100) / 100\n',
+        'tests/test_price.py': 'def test_rounds():\n    assert gross_price(2.5, 0.07) == 2.68\n',
+      },
+      parser,
+    );
+    const issue = issueWith({
+      message: 'AssertionError: assert 2.67 == 2.68',
+      category: 'test_assertion',
+      candidates: [testFrame('tests/test_price.py', 2, 'test_rounds', 1, 2)],
+    });
+
+    const triage = await triageIssue(
+      issue,
+      contextWith({ code, diff: [modified('pricing/price.py', [[2, 1]])] }),
+      deps,
+    );
+
+    expect([triage.verdict, triage.category]).toEqual(['caused_by_change', 'code_regression']);
+    expect(triage.signals.map((s) => s.kind)).toEqual(['diff_impact']);
+    expect(triage.signals[0]?.detail).toContain(
+      'calls gross_price, which this change modified in pricing/price.py',
+    );
+  });
+
+  it('says flaky / fixture_or_mock for a duplicate record on a path the change does not touch', async () => {
+    const code = codeFrom(
+      {
+        'tests/conftest.py':
+          'import pytest\n\n\n@pytest.fixture\ndef store():\n    return Store("build/users.json")\n',
+        'tests/test_signup.py': 'def test_signup(store):\n    store.register("ada@example.com")\n',
+        'accounts/profile.py': 'def display_name(name):\n    return name.strip()\n',
+      },
+      parser,
+    );
+    const issue = issueWith({
+      message: "accounts.store.DuplicateUserError: 'ada@example.com' is already registered",
+      candidates: [testFrame('tests/test_signup.py', 2, 'test_signup', 1, 2)],
+    });
+
+    const triage = await triageIssue(
+      issue,
+      contextWith({ code, diff: [modified('accounts/profile.py', [[2, 1]])] }),
+      deps,
+    );
+
+    expect([triage.verdict, triage.category]).toEqual(['flaky', 'fixture_or_mock']);
+    expect(triage.signals.map((s) => s.kind)).toEqual(['flaky', 'no_diff_link']);
+  });
+
+  it('keeps the same duplicate error need_evidence when the change touches the failing test', async () => {
+    const code = codeFrom(
+      {
+        'tests/conftest.py':
+          'import pytest\n\n\n@pytest.fixture\ndef store():\n    return Store("build/users.json")\n',
+        'tests/test_signup.py': 'def test_signup(store):\n    store.register("ada@example.com")\n',
+      },
+      parser,
+    );
+    const issue = issueWith({
+      message: "accounts.store.DuplicateUserError: 'ada@example.com' is already registered",
+      candidates: [testFrame('tests/test_signup.py', 2, 'test_signup', 1, 2)],
+    });
+
+    const triage = await triageIssue(
+      issue,
+      contextWith({ code, diff: [modified('tests/test_signup.py', [[1, 1]])] }),
+      deps,
+    );
+
+    expect(triage.signals.some((s) => s.kind === 'flaky')).toBe(false);
   });
 });

@@ -1,28 +1,71 @@
 import type { DiagnosisContext } from '../../context/index.ts';
-import type { Claim, MissingEvidence, RootCause, Triage, VerifiedLocation } from '../../schemas/index.ts';
+import type {
+  Citation,
+  Claim,
+  MissingEvidence,
+  RootCause,
+  Triage,
+  VerifiedLocation,
+} from '../../schemas/index.ts';
+import { messageNaming, type TargetedSignal } from '../../signals/index.ts';
 import type { ReadingNotes, RootCauseChain } from '../../skill/index.ts';
+import type { Focus } from './place.ts';
 import { isFixturePath, isTestPath } from './test-paths.ts';
 
 const MAX_ALTERNATIVES = 3;
 
 /**
  * Stage `root_cause`, as far as rules can go: what the report observed, where it surfaces, what
- * the change did there, and the deterministic signals. A rule engine cannot tell an intended
- * contract change from a regression; it says so through `alternatives` and missing evidence.
+ * the change did there, and the deterministic signals; when a signal moved the place off the
+ * stack, the chain ends with what it points at (the earliest deviation found). A rule engine
+ * cannot be sure an intended contract change is not a regression, or the reverse: it says so
+ * through `alternatives` and missing evidence.
  */
 export function buildChain(
   notes: ReadingNotes,
-  chosen: VerifiedLocation | null,
+  focus: Focus,
   triage: Triage,
   ctx: DiagnosisContext,
 ): RootCauseChain {
+  const chosen = focus.candidate;
+  if (focus.target !== null) return targetChain(notes, focus, triage, ctx);
   const chain: Claim[] = [...notes.observed.slice(0, 2), ...placeClaims(chosen), ...signalClaims(triage)];
   return {
-    category: categoryOf(triage, chosen),
+    category: categoryOf(triage, chosen?.file ?? null),
     chain,
-    alternatives: triage.verdict === 'caused_by_change' ? otherChanges(chosen, ctx) : [],
+    alternatives: triage.verdict === 'caused_by_change' ? otherChanges([chosen?.file ?? null], ctx) : [],
     missing_evidence: missingFor(triage, chosen),
   };
+}
+
+function targetChain(
+  notes: ReadingNotes,
+  focus: Focus,
+  triage: Triage,
+  ctx: DiagnosisContext,
+): RootCauseChain {
+  const t = focus.target as TargetedSignal;
+  const chain: Claim[] = [
+    ...notes.observed.slice(0, 2),
+    ...surfaces(focus.surface),
+    ...signalClaims(triage).filter((c) => c.text !== t.signal.detail),
+    signalClaim(t),
+    deviation(focus),
+  ];
+  return {
+    category: categoryOf(triage, t.target.file),
+    chain,
+    alternatives: alternativesFor(focus, triage, ctx).slice(0, MAX_ALTERNATIVES + focus.others.length),
+    // A fixture target says which re-run decides; the generic flaky re-run would repeat it.
+    missing_evidence:
+      focus.role === 'fixture'
+        ? targetMissing(focus)
+        : [...missingFor(triage, focus.candidate), ...targetMissing(focus)],
+  };
+}
+
+function surfaces(chosen: VerifiedLocation | null): Claim[] {
+  return placeClaims(chosen).filter((c) => c.cites.every((x) => x.kind === 'code'));
 }
 
 function placeClaims(chosen: VerifiedLocation | null): Claim[] {
@@ -59,16 +102,144 @@ function signalClaims(triage: Triage): Claim[] {
     }));
 }
 
-function categoryOf(triage: Triage, chosen: VerifiedLocation | null): RootCause {
-  if (triage.verdict !== 'caused_by_change' || chosen?.file == null) return triage.category;
-  if (isFixturePath(chosen.file)) return 'fixture_or_mock';
+/** The signal the place was taken from, as a claim citing it and everything it cites. */
+function signalClaim(t: TargetedSignal): Claim {
+  return {
+    text: t.signal.detail,
+    cites: [{ kind: 'signal', name: t.signal.kind, detail: t.signal.detail }, ...t.signal.cites],
+  };
+}
+
+const of = (t: TargetedSignal, kind: Citation['kind']) => t.signal.cites.filter((c) => c.kind === kind);
+
+/** The chain's last claim: the earliest deviation the signal points at, with what shows it. */
+function deviation(focus: Focus): Claim {
+  const t = focus.target as TargetedSignal;
+  const { file, function: fn, lines } = t.target;
+  const name = fn ?? file;
+  const at = `${file} lines ${lines.start}-${lines.end}`;
+  const diffs = of(t, 'diff');
+  const code = of(t, 'code');
+  switch (focus.role) {
+    case 'changed_function': {
+      const changed = diffs.flatMap((d) =>
+        d.kind === 'diff' && d.lines !== undefined ? [showLines(d.lines)] : [],
+      );
+      const where =
+        changed.length === 0
+          ? at
+          : `${file} ${changed.join(', ')}, in ${name}'s ${at.slice(file.length + 1)}`;
+      return {
+        text: `the earliest deviation found on the failing path: this change modified ${name} (${where}), which the path calls before the failure surfaces`,
+        cites: [...diffs, t.cite],
+      };
+    }
+    case 'stale_use':
+      return {
+        text: `the test still exercises the old contract: ${name} (${at}) uses a name this change dropped on purpose (its commit message says so), so the assertion checks behaviour the code no longer has`,
+        cites: [...code, ...diffs, t.cite],
+      };
+    case 'fixture':
+      return {
+        text: `the failing test's data comes from ${name} (${at}): that is where it must be made fresh for every test and run`,
+        cites: [...code.filter((c) => c.kind === 'code' && c.file === file), t.cite],
+      };
+    default:
+      return {
+        text: `the failing assertion checks what ${name} (${at}) returns; this change did not modify it`,
+        cites: [...code, t.cite],
+      };
+  }
+}
+
+function alternativesFor(focus: Focus, triage: Triage, ctx: DiagnosisContext): Claim[] {
+  const t = focus.target as TargetedSignal;
+  const others = focus.others.map(
+    (o): Claim => ({
+      text: `the failing path also reaches ${o.target.function ?? o.target.file} (${o.target.file} lines ${o.target.lines.start}-${o.target.lines.end}); the deviation may start there instead`,
+      cites: [...of(o, 'diff'), o.cite],
+    }),
+  );
+  switch (focus.role) {
+    case 'changed_function': {
+      const named = t.target.function === null ? null : messageNaming(ctx.message, simple(t.target.function));
+      const intended: Claim[] =
+        named === null
+          ? []
+          : [
+              {
+                text: `the commit message describes this change to ${t.target.function} as deliberate ("${clip(named)}"); if the new behaviour is the intended contract, the test's expectation is what is stale (nothing shows the test still relies on a name the change dropped, so the rules keep code_regression)`,
+                cites: [...of(t, 'diff'), t.cite],
+              },
+            ];
+      const files = [t.target.file, ...focus.others.map((o) => o.target.file), focus.candidate?.file ?? null];
+      return [...others, ...intended, ...otherChanges(files, ctx)];
+    }
+    case 'stale_use':
+      return [
+        ...others,
+        {
+          text: 'or the contract change itself is the regression (for clients that still use the old name, as the test does): then the changed production code must accept the old contract again, and the test stays',
+          cites: of(t, 'diff'),
+        },
+      ];
+    case 'fixture':
+      return [
+        ...others,
+        {
+          text: 'or a test that ran earlier in this same run created the record (test order, not a previous run): the fix is the same isolation in the fixture',
+          cites: t.signal.cites.filter((c) => c.kind === 'fact' || c.kind === 'code').slice(0, 2),
+        },
+      ];
+    default: {
+      const test = focus.candidate;
+      const testCite: Citation[] =
+        test?.file != null && test.lines !== null
+          ? [{ kind: 'code', file: test.file, lines: test.lines }]
+          : of(t, 'code').slice(0, 1);
+      return [
+        ...others,
+        {
+          text: `or the test's expectation is what is wrong, not ${t.target.function ?? t.target.file}: the owner of the test on the target branch decides`,
+          cites: testCite,
+        },
+        ...(triage.verdict === 'caused_by_change' ? otherChanges([t.target.file], ctx) : []),
+      ];
+    }
+  }
+}
+
+function targetMissing(focus: Focus): MissingEvidence[] {
+  switch (focus.role) {
+    case 'stale_use':
+      return [
+        {
+          what: "the change owner's confirmation that the contract change is intended (clients migrated), so the test is updated rather than the code",
+          who: 'change_owner',
+        },
+      ];
+    case 'fixture':
+      return [
+        {
+          what: 'a re-run of this test on the same revision in a clean workspace (no data left from earlier runs): it should pass',
+          who: 'qa',
+        },
+      ];
+    default:
+      return [];
+  }
+}
+
+function categoryOf(triage: Triage, file: string | null): RootCause {
+  if (triage.verdict !== 'caused_by_change' || file === null) return triage.category;
+  if (isFixturePath(file)) return 'fixture_or_mock';
   return triage.category;
 }
 
-/** Production files the change touched off the failing frame's file: where the deviation may start instead. */
-function otherChanges(chosen: VerifiedLocation | null, ctx: DiagnosisContext): Claim[] {
+/** Production files the change touched besides those named: where the deviation may start instead. */
+function otherChanges(named: ReadonlyArray<string | null>, ctx: DiagnosisContext): Claim[] {
   return ctx.diff
-    .filter((f) => f.newPath !== null && f.newPath !== chosen?.file && !isTestPath(f.newPath))
+    .filter((f) => f.newPath !== null && !named.includes(f.newPath) && !isTestPath(f.newPath))
     .slice(0, MAX_ALTERNATIVES)
     .flatMap((f) => {
       const hunk = f.hunks.find((h) => h.newLines > 0);
@@ -109,4 +280,16 @@ function missingFor(triage: Triage, chosen: VerifiedLocation | null): MissingEvi
     default:
       return [];
   }
+}
+
+function showLines(r: { start: number; end: number }): string {
+  return r.start === r.end ? `line ${r.start}` : `lines ${r.start}-${r.end}`;
+}
+
+function simple(name: string): string {
+  return name.slice(name.lastIndexOf('.') + 1);
+}
+
+function clip(text: string, max = 140): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

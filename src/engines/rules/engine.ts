@@ -25,9 +25,9 @@ export function diagnoseByRules(
   ctx: DiagnosisContext,
 ): { draft: DiagnosisDraft; trace: RulesTrace } {
   const read = readIssue(issue);
-  const { confirmation, chosen } = confirmPlace(issue);
-  const root = buildChain(read, chosen, triage, ctx);
-  const plan = planFix(issue, root, chosen);
+  const { confirmation, focus } = confirmPlace(issue, triage);
+  const root = buildChain(read, focus, triage, ctx);
+  const plan = planFix(issue, root, focus);
   const verdict = triage.verdict;
   const draft: DiagnosisDraft = {
     issue_id: issue.id,

@@ -1,5 +1,6 @@
-import type { ChangeAdvice, Claim, Issue, VerifiedLocation } from '../../schemas/index.ts';
+import type { ChangeAdvice, Claim, Issue } from '../../schemas/index.ts';
 import type { FixPlan, RootCauseChain } from '../../skill/index.ts';
+import type { Focus } from './place.ts';
 import { isTestPath } from './test-paths.ts';
 import { rerunCommand } from './verify-command.ts';
 
@@ -8,15 +9,21 @@ import { rerunCommand } from './verify-command.ts';
  * rule can support (review this change against the assertion), never a guessed edit, and
  * never one that only turns CI green.
  */
-export function planFix(issue: Issue, chain: RootCauseChain, chosen: VerifiedLocation | null): FixPlan {
+export function planFix(issue: Issue, chain: RootCauseChain, focus: Focus): FixPlan {
   const rerun = rerunCommand(issue);
   const verify = rerun === null ? [] : [rerun];
-  return { change: adviceFor(chain, chosen), verify };
+  if (rerun !== null && focus.role === 'fixture')
+    verify.push(
+      `run \`${rerun}\` twice in a row in the same workspace, without cleaning it in between: both runs must pass`,
+    );
+  return { change: adviceFor(chain, focus), verify };
 }
 
-function adviceFor(chain: RootCauseChain, chosen: VerifiedLocation | null): ChangeAdvice | null {
-  const file = chosen?.file ?? null;
-  const fn = chosen?.function?.name ?? null;
+function adviceFor(chain: RootCauseChain, focus: Focus): ChangeAdvice | null {
+  const target = focus.target?.target ?? null;
+  const file = target?.file ?? focus.candidate?.file ?? null;
+  const fn = target !== null ? target.function : (focus.candidate?.function?.name ?? null);
+  const name = fn ?? file ?? 'it';
   const because = lastCited(chain);
   switch (chain.category) {
     case 'code_regression':
@@ -25,7 +32,9 @@ function adviceFor(chain: RootCauseChain, chosen: VerifiedLocation | null): Chan
         file,
         fn,
         because,
-        'compare what this change did on the failing path with what the test asserts, and restore the behaviour the assertion expects (or, if the new behaviour is intended, update the test to the new contract)',
+        focus.role === 'changed_function'
+          ? `review what this change did to ${name} against what the failing test expects, and restore the behaviour the assertion checks where the change broke it (or, if the new behaviour is intended, update the test to the new contract)`
+          : 'compare what this change did on the failing path with what the test asserts, and restore the behaviour the assertion expects (or, if the new behaviour is intended, update the test to the new contract)',
       );
     case 'stale_test_expectation':
       return advice(
@@ -33,7 +42,9 @@ function adviceFor(chain: RootCauseChain, chosen: VerifiedLocation | null): Chan
         file,
         fn,
         because,
-        "update the test's expectation to the new contract; keep what it checks",
+        focus.role === 'stale_use'
+          ? `update ${name} to the contract this change introduced on purpose (the name it dropped, as its commit message says); keep what the test checks`
+          : "update the test's expectation to the new contract; keep what it checks",
       );
     case 'fixture_or_mock':
       return advice(
@@ -41,7 +52,9 @@ function adviceFor(chain: RootCauseChain, chosen: VerifiedLocation | null): Chan
         file,
         fn,
         because,
-        'make the test data or mock match the current interface, and isolate it between tests',
+        focus.role === 'fixture'
+          ? `make ${name} give every test fresh, isolated data (for example a new store in a per-test temporary directory, cleaned up afterwards), so that nothing is left from an earlier test or run; no production change`
+          : 'make the test data or mock match the current interface, and isolate it between tests',
       );
     case 'environment':
       return advice(
