@@ -12,7 +12,7 @@ let server: MessagesServer | undefined;
 afterEach(async () => server?.close());
 
 /** The price-rounding case diagnosed by a scripted model over the real SDK and a loopback Messages API. */
-async function withModel(author: Author, caseId = 'price-rounding', file = FILE) {
+async function withModel(author: Author, caseId = 'price-rounding', file: string | null = FILE) {
   server = await MessagesServer.start(Array.from({ length: 24 }, () => scriptedModel(file, author)));
   const client = createClaudeClient({ apiKey: 'test-key', baseURL: server.url });
   const engine = claudeEngine({
@@ -205,4 +205,161 @@ describe('order-assembler with a scripted model: a causal chain across modules',
     const truthFiles = result.truth.locations.map((l) => l.file);
     expect(truthFiles).toContain(ASSEMBLER);
   });
+});
+
+const LOGIN_TEST = 'src/test/java/com/example/auth/LoginControllerTest.java';
+const fact = (r: Reading) => ({
+  text: 'the report shows the failure',
+  cites: [{ kind: 'fact' as const, issue_id: r.issueId, index: r.errorFact }],
+});
+const signal = (name: string) => [{ kind: 'signal' as const, name, detail: name }];
+
+function shaped(
+  r: Reading,
+  parts: Pick<DiagnosisDraft, 'verdict' | 'category' | 'place' | 'why' | 'change'>,
+): DiagnosisDraft {
+  return {
+    issue_id: r.issueId,
+    test: r.test,
+    report_url: r.reportUrl,
+    fix: null,
+    verify: [],
+    missing_evidence: [],
+    alternatives: [],
+    ...parts,
+  };
+}
+
+/** What a model that followed the Skill would submit for the other scenarios, written from what it read. */
+const SCENARIOS: Array<{ id: string; file: string | null; author: Author }> = [
+  {
+    id: 'login-params',
+    file: 'src/main/java/com/example/auth/LoginController.java',
+    author: (r) => {
+      const helper = {
+        text: 'the test helper form() still sends the old username parameter',
+        cites: [{ kind: 'code' as const, file: LOGIN_TEST, lines: { start: 19, end: 21 } }],
+      };
+      const renamed = {
+        text: 'this change renamed the login parameter on purpose (Login API v2)',
+        cites: [
+          {
+            kind: 'diff' as const,
+            file: 'src/main/java/com/example/auth/LoginController.java',
+            ...(r.changed ? { lines: r.changed } : {}),
+          },
+        ],
+      };
+      return shaped(r, {
+        verdict: 'caused_by_change',
+        category: 'stale_test_expectation',
+        place: { level: 'function', file: LOGIN_TEST, function: 'form', lines: null },
+        why: [fact(r), renamed, helper],
+        change: {
+          target: 'test',
+          file: LOGIN_TEST,
+          function: 'form',
+          advice: { text: 'send login instead of username, as the v2 API expects', cites: helper.cites },
+          rationale: renamed,
+          impact: [],
+        },
+      });
+    },
+  },
+  {
+    id: 'dirty-fixture',
+    file: null,
+    author: (r) =>
+      shaped(r, {
+        verdict: 'flaky',
+        category: 'fixture_or_mock',
+        place: { level: 'function', file: 'tests/conftest.py', function: 'store', lines: null },
+        why: [
+          fact(r),
+          {
+            text: 'the user already exists: data from an earlier run was not cleaned',
+            cites: signal('flaky'),
+          },
+        ],
+        change: {
+          target: 'test_data',
+          file: 'tests/conftest.py',
+          function: 'store',
+          advice: { text: 'give each test a fresh, empty user store', cites: signal('flaky') },
+          rationale: null,
+          impact: [],
+        },
+      }),
+  },
+  {
+    id: 'db-refused',
+    file: null,
+    author: (r) =>
+      shaped(r, {
+        verdict: 'environment',
+        category: 'environment',
+        place: { level: 'need_evidence', file: null, function: null, lines: null },
+        why: [
+          fact(r),
+          { text: 'the database refused the connection on the CI runner', cites: signal('environment') },
+        ],
+        change: {
+          target: 'environment',
+          file: null,
+          function: null,
+          advice: {
+            text: 'start the database the tests need on the CI runner',
+            cites: signal('environment'),
+          },
+          rationale: null,
+          impact: [],
+        },
+      }),
+  },
+  {
+    id: 'pre-existing',
+    file: 'src/text.ts',
+    author: (r) =>
+      shaped(r, {
+        verdict: 'pre_existing',
+        category: 'pre_existing',
+        place: { level: 'function', file: 'src/text.ts', function: 'slugify', lines: null },
+        why: [
+          fact(r),
+          {
+            text: 'the same failure occurs on the target branch without this change',
+            cites: signal('pre_existing'),
+          },
+        ],
+        change: {
+          target: 'none',
+          file: null,
+          function: null,
+          advice: {
+            text: 'nothing in this change; the test owner fixes slugify on main',
+            cites: signal('pre_existing'),
+          },
+          rationale: null,
+          impact: [],
+        },
+      }),
+  },
+];
+
+describe('the other scenarios with a scripted model', () => {
+  for (const scenario of SCENARIOS) {
+    it(`${scenario.id}: the model's diagnosis matches the truth and passes the checker untouched`, async () => {
+      const { run, truth } = await withModel(scenario.author, scenario.id, scenario.file);
+      expect(run.failures).toHaveLength(truth.failures);
+      for (const f of run.failures) {
+        expect([f.verdict, f.category]).toEqual([truth.verdict, truth.category]);
+        expect(
+          f.check?.findings.filter((x) => x.severity === 'error'),
+          f.test,
+        ).toEqual([]);
+        expect(f.check?.degraded).toBe(false);
+        if (truth.locations.length > 0) expect(truth.locations.map((l) => l.file)).toContain(f.place.file);
+      }
+    });
+  }
 });

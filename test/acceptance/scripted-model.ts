@@ -38,10 +38,11 @@ export type Author = (reading: Reading) => DiagnosisDraft;
  * what `author` writes from the facts, the diff and (in the repair round) the findings. It is a
  * function of the request, so concurrent conversations (one per failure) each get their own turns.
  */
-export function scriptedModel(file: string, author: Author): (request: RecordedRequest) => Reply {
+export function scriptedModel(file: string | null, author: Author): (request: RecordedRequest) => Reply {
   return (request) => {
     const turns = request.body.messages.filter((m) => m.role === 'assistant').length;
-    if (turns === 0) return reply.message([reply.toolUse('get_file_diff', { path: file })]);
+    if (turns === 0)
+      return reply.message([reply.toolUse('get_file_diff', { path: file ?? firstChangedFile(request) })]);
     return reply.message([reply.toolUse('submit_diagnosis', author(read(request)))]);
   };
 }
@@ -77,7 +78,7 @@ function changedLines(request: RecordedRequest): { start: number; end: number } 
   const second = request.body.messages[2];
   if (second === undefined || typeof second.content === 'string') return null;
   for (const block of second.content) {
-    if (block.type !== 'tool_result') continue;
+    if (block.type !== 'tool_result' || block.is_error === true) continue;
     const parsed = JSON.parse(resultText(block)) as {
       hunks?: Array<{ lines: { start: number; end: number } | null }>;
     };
@@ -85,4 +86,15 @@ function changedLines(request: RecordedRequest): { start: number; end: number } 
     if (hunk?.lines) return hunk.lines;
   }
   return null;
+}
+
+/** The first file of the brief's "Files this change touches" list. */
+function firstChangedFile(request: RecordedRequest): string {
+  const first = request.body.messages[0];
+  const brief = typeof first?.content === 'string' ? first.content : '';
+  const list = brief
+    .split('\n\n')
+    .find((_part, i, all) => all[i - 1]?.startsWith('Files this change touches') ?? false);
+  const files = JSON.parse(list ?? '[]') as Array<{ file: string }>;
+  return files[0]?.file ?? '';
 }

@@ -86,7 +86,12 @@ export class MessagesServer {
   static async start(script: ScriptStep[]): Promise<MessagesServer> {
     let self: MessagesServer | null = null;
     const server = createServer((req, res) => {
-      void self?.handle(req, res);
+      // A script step that throws is a test bug: answer 500 and record it, never leave the SDK waiting.
+      self?.handle(req, res).catch((err: unknown) => {
+        self?.unexpected.push(`script step threw: ${String(err)}`);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(err) } }));
+      });
     });
     self = new MessagesServer(server, script);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
