@@ -2,7 +2,13 @@ import { basename, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import { evidenceChecker } from '../check/index.ts';
-import { chooseEngine, diagnoseReport, type PipelineInput, repairReport } from '../diagnose/index.ts';
+import {
+  chooseEngine,
+  DEFAULT_RUN_TOKENS,
+  diagnoseReport,
+  type PipelineInput,
+  repairReport,
+} from '../diagnose/index.ts';
 import { DiagnosisError } from '../errors/index.ts';
 import { GitDiffSource, GitObjects } from '../git/index.ts';
 import { buildReview, gitPatchset, PublishOptions } from '../publish/index.ts';
@@ -108,6 +114,7 @@ async function runDiagnose(flags: DiagnoseFlags, log: Logger, platformsDir: stri
         engine,
         checker: evidenceChecker,
         modules: await loadModuleMap(),
+        runTokens: DEFAULT_RUN_TOKENS,
         log,
         progress: createProgress(log),
         platformsDir,

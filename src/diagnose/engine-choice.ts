@@ -7,6 +7,8 @@ import { rulesEngine } from './rules-engine.ts';
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-5';
 export const DEFAULT_BUDGET: ClaudeBudget = { toolCalls: 20, tokens: 200_000, wallMs: 180_000 };
+/** Tokens for one run's failures together, after which the rules engine takes the rest. */
+export const DEFAULT_RUN_TOKENS = 2_000_000;
 export const DEFAULT_REPAIR_BUDGET: ClaudeBudget = { toolCalls: 8, tokens: 60_000, wallMs: 60_000 };
 
 export interface EngineChoice {

@@ -41,6 +41,8 @@ export interface PipelineDeps {
   checker: Checker;
   /** Module borders for delegation (config/modules.json); none → no delegation. */
   modules?: ModuleMap;
+  /** Tokens for the whole run (see RunDeps.runTokens). */
+  runTokens?: number;
   log: Logger;
   progress: Progress;
   platformsDir: string;
@@ -95,6 +97,7 @@ export async function diagnoseReport(
       engine: deps.engine,
       checker: deps.checker,
       ...(deps.modules === undefined ? {} : { modules: deps.modules }),
+      ...(deps.runTokens === undefined ? {} : { runTokens: deps.runTokens }),
       log: deps.log,
       triager: { triage: (issue, c) => triageIssue(issue, c, triageDeps) },
     });
