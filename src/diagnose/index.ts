@@ -4,6 +4,7 @@ export {
   DEFAULT_BUDGET,
   DEFAULT_MODEL,
   DEFAULT_REPAIR_BUDGET,
+  DEFAULT_RUN_TOKENS,
   type EngineChoice,
 } from './engine-choice.ts';
 export { diagnoseFailure, type FailureDeps, type FailureOutcome } from './failure.ts';
