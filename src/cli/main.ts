@@ -8,6 +8,7 @@ import { createLocator, DEFAULT_RULES_PATH, locateDocument, openLocatorDeps } fr
 import { createLogger } from '../log.ts';
 import { type FactsDocument, ScrapeMode } from '../schemas/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
+import { registerDemo } from './demo.ts';
 import { registerDiagnose } from './diagnose.ts';
 import { readFacts, writeOutput } from './io.ts';
 import { createProgress } from './progress.ts';
@@ -111,16 +112,7 @@ function buildProgram(log: Logger): Command {
         store.close();
       }
     });
-  program
-    .command('demo')
-    .description('Scrape the bundled example Allure report in real headless Chromium')
-    .option('-o, --out <file>', 'facts JSON output', 'out/demo-facts.json')
-    .option('--evidence-dir <dir>', 'evidence store folder', 'var/evidence')
-    .action(async (flags: { out: string; evidenceDir: string }) => {
-      const facts = await runScrape(EXAMPLE_REPORT, { ...flags, mode: 'dom', platform: 'allure2' }, log);
-      writeOutput(flags.out, `${JSON.stringify(facts, null, 2)}\n`);
-      summarise(facts, flags.out, true);
-    });
+  registerDemo(program, log, PLATFORMS_DIR);
   registerPublish(program, log);
   registerDiagnose(program, log, PLATFORMS_DIR);
   return program;

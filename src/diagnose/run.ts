@@ -82,7 +82,7 @@ function engineNote(
   overBudget: number,
   total: number,
 ): string | null {
-  if (name === 'rules') return 'no model key configured: built-in rules engine';
+  if (name === 'rules') return 'no model key configured';
   const notes = [
     ...(fellBack === 0 ? [] : [`the model failed on ${fellBack} of ${total} failures`]),
     ...(overBudget === 0 ? [] : [`the run's token budget ran out before ${overBudget} of ${total} failures`]),

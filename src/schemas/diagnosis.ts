@@ -201,7 +201,7 @@ export type FailureDiagnosis = z.infer<typeof FailureDiagnosis>;
 export const DiagnosisEngine = z.object({
   name: z.enum(['rules', 'model']),
   model: z.string().nullable(),
-  /** e.g. "no model key configured: built-in rules engine". */
+  /** e.g. "no model key configured" (rules), or which failures the rules took over from the model. */
   note: z.string().nullable(),
 });
 export type DiagnosisEngine = z.infer<typeof DiagnosisEngine>;

@@ -63,7 +63,7 @@ describe('ci-diagnosis diagnose', () => {
     expect(run.engine).toEqual({
       name: 'rules',
       model: null,
-      note: 'no model key configured: built-in rules engine',
+      note: 'no model key configured',
     });
     expect(run.failures.map((f) => [f.verdict, f.category])).toEqual([['pre_existing', 'pre_existing']]);
     expect(run.failures[0]?.change?.target).toBe('none');
