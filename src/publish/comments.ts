@@ -42,16 +42,40 @@ export async function planComments(
       plan.placements.push('summary_only');
       continue;
     }
-    if (count >= options.limits.maxComments) {
+    const comment = await commentFor(run, index, view, options, plan.fixNotes);
+    const existing = plan.comments[file] ?? [];
+    const same = existing.findIndex((c) => sameAnchor(c, comment));
+    if (same < 0 && count >= options.limits.maxComments) {
       plan.placements.push('over_limit');
       continue;
     }
-    const comment = await commentFor(run, index, view, options, plan.fixNotes);
     plan.placements.push(comment.line === undefined ? 'file' : 'inline');
-    plan.comments[file] = [...(plan.comments[file] ?? []), comment];
-    count++;
+    if (same >= 0)
+      existing[same] = merged(existing[same] as CommentInput, comment, options.limits.maxCommentBytes);
+    else {
+      plan.comments[file] = [...existing, comment];
+      count++;
+    }
   }
   return plan;
+}
+
+/** Failures that point at the same lines (or the same file) share one comment: the diff is not a list. */
+function sameAnchor(a: CommentInput, b: CommentInput): boolean {
+  return a.line === b.line && JSON.stringify(a.range ?? null) === JSON.stringify(b.range ?? null);
+}
+
+function merged(a: CommentInput, b: CommentInput, maxBytes: number): CommentInput {
+  const fixes = [...(a.fix_suggestions ?? []), ...(b.fix_suggestions ?? [])];
+  const unique = fixes.filter(
+    (f, i) => fixes.findIndex((g) => JSON.stringify(g) === JSON.stringify(f)) === i,
+  );
+  return {
+    ...a,
+    message: clipBytes(`${a.message}\n\n---\n\n${b.message}`, maxBytes),
+    unresolved: a.unresolved === true || b.unresolved === true,
+    ...(unique.length === 0 ? {} : { fix_suggestions: unique }),
+  };
 }
 
 async function commentFor(

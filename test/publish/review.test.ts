@@ -125,7 +125,16 @@ describe('buildReview', () => {
   it('keeps within the caps: partial comments and a counted rest, never nothing', async () => {
     const many = sampleRun(
       Array.from({ length: 40 }, (_, i) =>
-        failure({ issue_id: `i${i}`, test: `t${i} ${'long '.repeat(60)}` }),
+        failure({
+          issue_id: `i${i}`,
+          test: `t${i} ${'long '.repeat(60)}`,
+          place: {
+            level: 'line',
+            file: 'src/cart.ts',
+            function: 'addItem',
+            lines: { start: (i % 5) + 1, end: (i % 5) + 1 },
+          },
+        }),
       ),
     );
     const limits = { maxMessageBytes: 4_000, maxCommentBytes: 600, maxComments: 3, maxFailuresInSummary: 10 };
@@ -139,6 +148,18 @@ describe('buildReview', () => {
     expect(message).toContain('**1. `t0');
     expect(message).toContain('comment left out (too many for one post; see the report page)');
     expect(parseMarker(message)?.runId).toBe('run-1');
+  });
+
+  it('gives failures at the same lines one shared comment', async () => {
+    const twice = sampleRun([failure(), failure({ issue_id: '002', test: 'cart > keeps items' })]);
+    const { review } = await buildReview(twice, patchset, defaults);
+    const comments = review.comments?.['src/cart.ts'] ?? [];
+    expect(comments).toHaveLength(1);
+    expect(comments[0]?.message).toContain('failure 1 of 2: `cart > adds items`');
+    expect(comments[0]?.message).toContain(
+      '\n\n---\n\n**CI diagnosis**, failure 2 of 2: `cart > keeps items`',
+    );
+    expect(review.message?.match(/- In the diff: inline comment on these lines/g)).toHaveLength(2);
   });
 
   it('digests what the diagnosis says, not which run said it', () => {
