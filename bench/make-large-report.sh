@@ -9,6 +9,8 @@
 # allure-commandline 2.46.1 `generate` on the results. Nothing is written inside the repository
 # except shop-vitest/node_modules when it is missing (npm ci). The failures are real: every test
 # runs and fails on its own (assertions, node:assert, thrown errors from the shop code, timeouts).
+# With SOURCES_OUT=DIR, the sources the run was made from (src/, test/, package.json) are kept
+# there, so a benchmark can diagnose the report against them.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -113,6 +115,10 @@ grep -E "Tests +" "$WORK/vitest.log" >&2 || true
 cp "$ROOT/test/fixtures/build/categories.json" "$WORK/allure-results/categories.json" # + "Infrastructure problems"
 results=$(find "$WORK/allure-results" -name '*-result.json' | wc -l)
 echo "vitest done: $results allure results ($(elapsed) s)" >&2
+if [ -n "${SOURCES_OUT:-}" ]; then
+  mkdir -p "$SOURCES_OUT"
+  cp -r "$WORK/src" "$WORK/test" "$WORK/package.json" "$SOURCES_OUT/"
+fi
 
 "$ALLURE2" generate "$WORK/allure-results" -o "$OUTPUT" --clean >&2
 echo "report: $OUTPUT ($(du -sh "$OUTPUT" | cut -f1), $(ls "$OUTPUT/data/test-cases" | wc -l) test cases) in $(elapsed) s" >&2

@@ -8,7 +8,13 @@ export {
   type EngineChoice,
 } from './engine-choice.ts';
 export { diagnoseFailure, type FailureDeps, type FailureOutcome } from './failure.ts';
-export { diagnoseReport, type PipelineDeps, type PipelineInput, type ReportRef } from './pipeline.ts';
+export {
+  diagnoseReport,
+  type PipelineDeps,
+  type PipelineInput,
+  type PipelineStage,
+  type ReportRef,
+} from './pipeline.ts';
 export {
   addUsage,
   type Checker,

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Progress } from '../../scraper/index.ts';
 import { scrapeReport } from '../../scraper/index.ts';
-import { openContext } from '../context/index.ts';
+import { type DiagnosisContext, openContext } from '../context/index.ts';
 import { createLocator, locateDocument, openLocatorDeps } from '../locate/index.ts';
 import type { DiagnosisRun, FactsDocument, ScrapeMode } from '../schemas/index.ts';
 import { type Mask, triageIssue } from '../signals/index.ts';
@@ -33,6 +33,8 @@ export interface PipelineInput {
   target: RunTarget;
 }
 
+export type PipelineStage = 'history' | 'scrape' | 'locate' | 'context' | 'diagnose';
+
 export interface PipelineDeps {
   store: EvidenceStore;
   signatures: SignatureStore | null;
@@ -43,6 +45,8 @@ export interface PipelineDeps {
   modules?: ModuleMap;
   /** Tokens for the whole run (see RunDeps.runTokens). */
   runTokens?: number;
+  /** Told each stage's wall time, for metrics and benchmarks. */
+  onStage?: (stage: PipelineStage, ms: number) => void;
   log: Logger;
   progress: Progress;
   platformsDir: string;
@@ -59,59 +63,81 @@ export async function diagnoseReport(
   input: PipelineInput,
   deps: PipelineDeps,
 ): Promise<{ facts: FactsDocument; run: DiagnosisRun }> {
-  await feedHistory(input, deps);
+  const timed = stageTimer(deps.onStage);
+  await timed('history', () => feedHistory(input, deps));
   const { report } = input;
-  const scraped =
+  const scraped = await timed('scrape', async () =>
     'facts' in report
       ? report.facts
-      : await scrape(report, deps, { revision_sha: input.revision, repository: input.project });
+      : scrape(report, deps, { revision_sha: input.revision, repository: input.project }),
+  );
   const locatorDeps = await openLocatorDeps(input.repo, {
     ...(deps.rulesPath === undefined ? {} : { rulesPath: deps.rulesPath }),
     ...(deps.cacheDir === undefined ? {} : { cacheDir: deps.cacheDir }),
     project: input.project,
   });
   try {
-    const facts = await locateDocument(
-      scraped,
-      {
-        repository: input.project,
-        revision: input.revision,
-        reportRevision: null,
-        diffBase: input.base ?? null,
-      },
-      createLocator(locatorDeps),
-    );
-    const ctx = await openContext({ ...locatorDeps, evidence: deps.store }, facts, {
+    const target = {
+      repository: input.project,
       revision: input.revision,
-      ...(input.base === undefined ? {} : { base: input.base }),
-    });
-    const triageDeps = {
-      signatures: deps.signatures,
-      masks: deps.masks,
-      project: input.project,
-      branch: input.branch,
-      change: input.target.change,
-      runId: input.target.runId,
+      reportRevision: null,
+      diffBase: input.base ?? null,
     };
-    const run = await diagnoseRun(ctx, input.target, {
-      engine: deps.engine,
-      checker: deps.checker,
-      ...(deps.modules === undefined ? {} : { modules: deps.modules }),
-      ...(deps.runTokens === undefined ? {} : { runTokens: deps.runTokens }),
-      log: deps.log,
-      triager: { triage: (issue, c) => triageIssue(issue, c, triageDeps) },
-    });
-    if (deps.signatures !== null && input.target.change !== null) {
-      recordFacts(deps.signatures, facts, {
-        ...triageDeps,
-        run_id: input.target.runId,
+    const facts = await timed('locate', () => locateDocument(scraped, target, createLocator(locatorDeps)));
+    const ctx = await timed('context', () =>
+      openContext({ ...locatorDeps, evidence: deps.store }, facts, {
         revision: input.revision,
-      });
-    }
+        ...(input.base === undefined ? {} : { base: input.base }),
+      }),
+    );
+    const run = await timed('diagnose', () => diagnoseAll(ctx, input, deps));
     return { facts, run };
   } finally {
     await locatorDeps.close();
   }
+}
+
+/** Triage, engine and checker for every failure, then the run's failures join the signature history. */
+async function diagnoseAll(
+  ctx: DiagnosisContext,
+  input: PipelineInput,
+  deps: PipelineDeps,
+): Promise<DiagnosisRun> {
+  const triageDeps = {
+    signatures: deps.signatures,
+    masks: deps.masks,
+    project: input.project,
+    branch: input.branch,
+    change: input.target.change,
+    runId: input.target.runId,
+  };
+  const run = await diagnoseRun(ctx, input.target, {
+    engine: deps.engine,
+    checker: deps.checker,
+    ...(deps.modules === undefined ? {} : { modules: deps.modules }),
+    ...(deps.runTokens === undefined ? {} : { runTokens: deps.runTokens }),
+    log: deps.log,
+    triager: { triage: (issue, c) => triageIssue(issue, c, triageDeps) },
+  });
+  if (deps.signatures !== null && input.target.change !== null) {
+    recordFacts(deps.signatures, ctx.facts, {
+      ...triageDeps,
+      run_id: input.target.runId,
+      revision: input.revision,
+    });
+  }
+  return run;
+}
+
+function stageTimer(onStage: PipelineDeps['onStage']) {
+  return async <T>(stage: PipelineStage, work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      onStage?.(stage, performance.now() - started);
+    }
+  };
 }
 
 async function feedHistory(input: PipelineInput, deps: PipelineDeps): Promise<void> {
