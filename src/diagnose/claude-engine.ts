@@ -26,31 +26,30 @@ export function claudeEngine(options: ClaudeEngineOptions): Engine {
     sessions.set(issue.id, outcome.session);
     return { draft: outcome.draft, usage: outcome.usage, stopped: outcome.stopped };
   };
+  const ask = (
+    issue: Issue,
+    triage: Triage,
+    ctx: DiagnosisContext,
+    extra: { budget: ClaudeBudget; focus?: string },
+  ) =>
+    options.engine.diagnoseFailure({
+      issueId: issue.id,
+      ctx,
+      triage,
+      skill: { system: options.system },
+      model: options.model,
+      tools: { baseCode: ctx.baseCode },
+      ...extra,
+    });
   return {
     name: 'model',
     model: options.model,
-    diagnose: async (issue: Issue, triage: Triage, ctx: DiagnosisContext) =>
-      settle(
-        issue,
-        await options.engine.diagnoseFailure({
-          issueId: issue.id,
-          ctx,
-          triage,
-          skill: { system: options.system },
-          budget: options.budget,
-          model: options.model,
-          tools: { baseCode: ctx.baseCode },
-        }),
-      ),
-    delegate: async (issue: Issue, triage: Triage, ctx: DiagnosisContext, module: ModuleShare) => {
-      const outcome = await options.engine.diagnoseFailure({
-        issueId: issue.id,
-        ctx,
-        triage,
-        skill: { system: options.system },
+    diagnose: async (issue, triage, ctx) =>
+      settle(issue, await ask(issue, triage, ctx, { budget: options.budget })),
+    // A sub-diagnosis is a conversation of its own: its session must not replace the failure's, which a repair continues.
+    delegate: async (issue, triage, ctx, module: ModuleShare) => {
+      const outcome = await ask(issue, triage, ctx, {
         budget: options.repairBudget,
-        model: options.model,
-        tools: { baseCode: ctx.baseCode },
         focus: delegationBrief(module),
       });
       if (outcome.stopped === 'error')

@@ -1,5 +1,8 @@
 import type { FixSuggestion } from '../gerrit/index.ts';
-import type { Replacement, TextRange, VerifiedFix } from '../schemas/index.ts';
+import type { Replacement, VerifiedFix } from '../schemas/index.ts';
+import { before, linesOf, rangeProblem, show } from '../util/text-range.ts';
+
+export { linesOf, rangeProblem };
 
 /** A fix as Gerrit's `fix_suggestions` entry, or why it cannot be one. */
 export type EncodedFix = { ok: true; fix: Omit<FixSuggestion, 'fix_id'> } | { ok: false; reason: string };
@@ -35,33 +38,6 @@ export async function encodeFix(
   };
 }
 
-/** A file's lines as Gerrit numbers them: a final newline ends the last line, it does not start another. */
-export function linesOf(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
-/** Null when the range lies inside the text; a line past the last is allowed only at character 0 (append). */
-export function rangeProblem(range: TextRange, lines: readonly string[]): string | null {
-  const { start_line, start_character, end_line, end_character } = range;
-  if (before(end_line, end_character, start_line, start_character))
-    return `range ${show(range)} ends before it starts`;
-  for (const [line, character] of [
-    [start_line, start_character],
-    [end_line, end_character],
-  ] as const) {
-    const text = lines[line - 1];
-    const endOfFile = line === lines.length + 1 && character === 0;
-    if (text === undefined && !endOfFile)
-      return `line ${line} is past the end of the file (${lines.length} lines)`;
-    if (text !== undefined && character > text.length) {
-      return `character ${character} is past the end of line ${line} (${text.length} characters)`;
-    }
-  }
-  return null;
-}
-
 /** The first pair of replacements in one file whose ranges overlap (touching is fine). */
 export function firstOverlap(replacements: readonly Replacement[]): string | null {
   const sorted = [...replacements].sort(
@@ -81,12 +57,4 @@ export function firstOverlap(replacements: readonly Replacement[]): string | nul
     }
   }
   return null;
-}
-
-function before(lineA: number, charA: number, lineB: number, charB: number): boolean {
-  return lineA < lineB || (lineA === lineB && charA < charB);
-}
-
-function show(r: TextRange): string {
-  return `${r.start_line}:${r.start_character}-${r.end_line}:${r.end_character}`;
 }
