@@ -128,6 +128,4 @@ export function wordIn(text: string, name: string, flags = ''): boolean {
   return new RegExp(`(?<![\\w$])${escapeRegex(name)}(?![\\w$])`, flags).test(text);
 }
 
-export function showLines(r: LineRange): string {
-  return r.start === r.end ? `line ${r.start}` : `lines ${r.start}-${r.end}`;
-}
+export { showLines } from '../util/text-range.ts';

@@ -41,3 +41,8 @@ export function before(lineA: number, charA: number, lineB: number, charB: numbe
 export function show(r: TextRange): string {
   return `${r.start_line}:${r.start_character}-${r.end_line}:${r.end_character}`;
 }
+
+/** "line 4" or "lines 4-6", as claims and messages name a line range. */
+export function showLines(r: { start: number; end: number }): string {
+  return r.start === r.end ? `line ${r.start}` : `lines ${r.start}-${r.end}`;
+}

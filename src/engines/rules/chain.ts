@@ -9,6 +9,7 @@ import type {
 } from '../../schemas/index.ts';
 import { messageNaming, type TargetedSignal } from '../../signals/index.ts';
 import type { ReadingNotes, RootCauseChain } from '../../skill/index.ts';
+import { showLines } from '../../util/text-range.ts';
 import type { Focus } from './place.ts';
 import { isFixturePath, isTestPath } from './test-paths.ts';
 
@@ -75,7 +76,7 @@ function placeClaims(chosen: VerifiedLocation | null): Claim[] {
   if (span !== null) {
     const fn = chosen.function === null ? '' : ` in ${chosen.function.name}`;
     claims.push({
-      text: `the failure surfaces in ${chosen.file}${fn}, lines ${span.start}-${span.end} at the revision`,
+      text: `the failure surfaces in ${chosen.file}${fn}, ${showLines(span)} at the revision`,
       cites: [{ kind: 'code', file: chosen.file, lines: span }],
     });
   }
@@ -86,7 +87,7 @@ function placeClaims(chosen: VerifiedLocation | null): Claim[] {
   ) {
     const where = chosen.diff_impact.kind === 'in_hunk' ? 'these lines' : 'the same function';
     claims.push({
-      text: `this change modified ${where}: ${chosen.file} lines ${changed.start}-${changed.end}`,
+      text: `this change modified ${where}: ${chosen.file} ${showLines(changed)}`,
       cites: [{ kind: 'diff', file: chosen.file, lines: changed }],
     });
   }
@@ -117,7 +118,7 @@ function deviation(focus: Focus): Claim {
   const t = focus.target as TargetedSignal;
   const { file, function: fn, lines } = t.target;
   const name = fn ?? file;
-  const at = `${file} lines ${lines.start}-${lines.end}`;
+  const at = `${file} ${showLines(lines)}`;
   const diffs = of(t, 'diff');
   const code = of(t, 'code');
   switch (focus.role) {
@@ -156,7 +157,7 @@ function alternativesFor(focus: Focus, triage: Triage, ctx: DiagnosisContext): C
   const t = focus.target as TargetedSignal;
   const others = focus.others.map(
     (o): Claim => ({
-      text: `the failing path also reaches ${o.target.function ?? o.target.file} (${o.target.file} lines ${o.target.lines.start}-${o.target.lines.end}); the deviation may start there instead`,
+      text: `the failing path also reaches ${o.target.function ?? o.target.file} (${o.target.file} ${showLines(o.target.lines)}); the deviation may start there instead`,
       cites: [...of(o, 'diff'), o.cite],
     }),
   );
@@ -280,10 +281,6 @@ function missingFor(triage: Triage, chosen: VerifiedLocation | null): MissingEvi
     default:
       return [];
   }
-}
-
-function showLines(r: { start: number; end: number }): string {
-  return r.start === r.end ? `line ${r.start}` : `lines ${r.start}-${r.end}`;
 }
 
 function simple(name: string): string {
