@@ -3,8 +3,9 @@ import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { evidenceChecker } from '../check/index.ts';
 import { chooseEngine, diagnoseReport, repairReport } from '../diagnose/index.ts';
-import { cloneCase, loadCase } from '../eval/case.ts';
+import { cloneCase, loadCase, pipelineInputOf } from '../eval/case.ts';
 import { GitDiffSource, GitObjects } from '../git/index.ts';
+import { renderRunPage } from '../page/index.ts';
 import { buildReview, gitPatchset, PublishOptions } from '../publish/index.ts';
 import type { DiagnosisRun, ScrapeMode } from '../schemas/index.ts';
 import { loadSignalsConfig, masksFor } from '../signals/index.ts';
@@ -33,12 +34,13 @@ export function registerDemo(program: Command, log: Logger, platformsDir: string
     .option('--out-dir <dir>', 'where the outputs go', 'out/demo')
     .option('-m, --mode <mode>', 'scrape mode: dom (real Chromium) or data', 'dom')
     .action(async (flags: DemoFlags) => {
-      const { facts, run, review } = await runDemo(flags, log, platformsDir);
+      const { facts, run, review, page } = await runDemo(flags, log, platformsDir);
       const out = (name: string) => join(flags.outDir, name);
       writeOutput(out('facts.json'), `${JSON.stringify(facts, null, 2)}\n`);
       writeOutput(out('diagnosis.json'), `${JSON.stringify(run, null, 2)}\n`);
       writeOutput(out('review.json'), `${JSON.stringify(review, null, 2)}\n`);
       writeOutput(out('repair.md'), repairReport(run));
+      writeOutput(out('report.html'), page);
       process.stdout.write(`${summary(run, flags.outDir)}\n`);
     });
 }
@@ -52,45 +54,30 @@ async function runDemo(flags: DemoFlags, log: Logger, platformsDir: string) {
     const engine = await chooseEngine(process.env);
     if (engine.name === 'rules')
       log.warn('no model key configured: the built-in rules engine diagnoses the example');
-    const { facts, run } = await diagnoseReport(
-      {
-        report: {
-          report: join(input.dir, input.report.path),
-          platform: input.report.platform,
-          mode: flags.mode,
-        },
-        repo: clone.dir,
-        revision: input.revision,
-        base: input.base,
-        project: input.repository,
-        branch: 'main',
-        history: input.history.map((h) => ({
-          report: join(input.dir, h.path),
-          platform: h.platform,
-          revision: h.revision,
-        })),
-        target: {
-          runId: `demo-${input.id}`,
-          project: input.repository,
-          change: 1,
-          patchset: 1,
-          reportUrl: null,
-          pageUrl: null,
-        },
-      },
-      {
-        store,
-        signatures,
-        masks: masksFor(await loadSignalsConfig(), input.repository),
-        engine,
-        checker: evidenceChecker,
-        modules: await loadModuleMap(),
-        log,
-        progress: createProgress(log),
-        platformsDir,
-      },
-    );
-    return { facts, run, review: await reviewOf(run, clone.dir) };
+    const { facts, run } = await diagnoseReport(pipelineInputOf(input, clone.dir, flags.mode), {
+      store,
+      signatures,
+      masks: masksFor(await loadSignalsConfig(), input.repository),
+      engine,
+      checker: evidenceChecker,
+      modules: await loadModuleMap(),
+      log,
+      progress: createProgress(log),
+      platformsDir,
+    });
+    const objects = await GitObjects.openLocal(clone.dir);
+    try {
+      const page = await renderRunPage({
+        run,
+        facts,
+        evidence: store,
+        code: { read: (path) => objects.readFile(run.change.revision, path) },
+        links: { self: '/runs/demo', evidenceForm: '/runs/demo/evidence' },
+      });
+      return { facts, run, page, review: await reviewOf(run, objects) };
+    } finally {
+      await objects.close();
+    }
   } finally {
     store.close();
     signatures.close();
@@ -98,19 +85,9 @@ async function runDemo(flags: DemoFlags, log: Logger, platformsDir: string) {
   }
 }
 
-async function reviewOf(run: DiagnosisRun, repo: string) {
-  const objects = await GitObjects.openLocal(repo);
-  try {
-    return (
-      await buildReview(
-        run,
-        gitPatchset(objects, new GitDiffSource(objects), run.change.revision),
-        PublishOptions.parse({}),
-      )
-    ).review;
-  } finally {
-    await objects.close();
-  }
+async function reviewOf(run: DiagnosisRun, objects: GitObjects) {
+  const view = gitPatchset(objects, new GitDiffSource(objects), run.change.revision);
+  return (await buildReview(run, view, PublishOptions.parse({}))).review;
 }
 
 function summary(run: DiagnosisRun, outDir: string): string {
@@ -125,7 +102,7 @@ function summary(run: DiagnosisRun, outDir: string): string {
     lines.push(`  ${f.verdict} · ${f.category} · ${place}\n    ${f.test}`);
   }
   lines.push(
-    `written to ${outDir}/: facts.json, diagnosis.json, review.json (what would be posted to Gerrit), repair.md`,
+    `written to ${outDir}/: facts.json, diagnosis.json, review.json (what would be posted to Gerrit), repair.md, report.html (the report page)`,
   );
   return lines.join('\n');
 }

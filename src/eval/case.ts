@@ -2,9 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { PipelineInput } from '../diagnose/index.ts';
 import { DiagnosisError, describeError } from '../errors/index.ts';
 import { GitRunner } from '../git/index.ts';
-import { RootCause, Verdict } from '../schemas/index.ts';
+import { RootCause, type ScrapeMode, Verdict } from '../schemas/index.ts';
 
 const Sha = z.string().regex(/^[0-9a-f]{40}$/, 'a full commit sha');
 const ReportRef = z.object({ path: z.string().min(1), platform: z.string().min(1) });
@@ -71,4 +72,36 @@ export async function cloneCase(input: CaseInput): Promise<{ dir: string; remove
   // The bundle's branches arrive as remote refs; the revisions must resolve as objects.
   await new GitRunner(repo).run(['cat-file', '-e', `${input.revision}^{commit}`]);
   return { dir: repo, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * What the pipeline gets for a case: its report, its repository clone, the revision and base, and
+ * the target branch's history — never the truth. The case stands for change 1, patchset 1.
+ */
+export function pipelineInputOf(input: CaseInput, repo: string, mode?: ScrapeMode): PipelineInput {
+  return {
+    report: {
+      report: join(input.dir, input.report.path),
+      platform: input.report.platform,
+      ...(mode ? { mode } : {}),
+    },
+    repo,
+    revision: input.revision,
+    base: input.base,
+    project: input.repository,
+    branch: 'main',
+    history: input.history.map((h) => ({
+      report: join(input.dir, h.path),
+      platform: h.platform,
+      revision: h.revision,
+    })),
+    target: {
+      runId: `case-${input.id}`,
+      project: input.repository,
+      change: 1,
+      patchset: 1,
+      reportUrl: null,
+      pageUrl: null,
+    },
+  };
 }

@@ -4,8 +4,15 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { evidenceChecker } from '../../src/check/index.ts';
 import { PLATFORMS_DIR } from '../../src/cli/main.ts';
-import { diagnoseReport, type Engine, rulesEngine } from '../../src/diagnose/index.ts';
-import { type CaseInput, cloneCase, loadCase } from '../../src/eval/case.ts';
+import { diagnoseReport, type Engine, type RunTarget, rulesEngine } from '../../src/diagnose/index.ts';
+import {
+  type CaseInput,
+  type CorpusCase,
+  cloneCase,
+  loadCase,
+  pipelineInputOf,
+} from '../../src/eval/case.ts';
+import { GitObjects } from '../../src/git/index.ts';
 import type { DiagnosisRun, FactsDocument } from '../../src/schemas/index.ts';
 import { loadSignalsConfig, masksFor } from '../../src/signals/index.ts';
 import { loadModuleMap } from '../../src/skill/index.ts';
@@ -15,28 +22,53 @@ import { silentProgress } from '../helpers/scrape-context.ts';
 
 export const CORPUS = new URL('../corpus/', import.meta.url).pathname;
 
-/** Diagnoses one corpus case as production would: report, repository, revision, history — never the truth. */
-export async function runCase(id: string, engine: Engine = rulesEngine) {
+export interface CaseOutcome {
+  facts: FactsDocument;
+  run: DiagnosisRun;
+  /** Read only to score. */
+  truth: CorpusCase['truth'];
+  input: CaseInput;
+  /** Still open while `use` runs: a page reads its fragments. */
+  store: EvidenceStore;
+  /** Code at the case's revision. */
+  code: { read(path: string): Promise<string | null> };
+}
+
+/**
+ * Diagnoses one corpus case as production would — report, repository, revision, history, never
+ * the truth — and hands the outcome to `use` while the evidence store and the code are open.
+ */
+export async function withCaseRun<T>(
+  id: string,
+  options: { engine?: Engine; target?: Partial<RunTarget> },
+  use: (outcome: CaseOutcome) => Promise<T>,
+): Promise<T> {
   const { input, truth } = await loadCase(join(CORPUS, id));
   const clone = await cloneCase(input);
-  const dir = mkdtempSync(join(tmpdir(), `acceptance-${id}-`));
+  const dir = mkdtempSync(join(tmpdir(), `case-${id}-`));
   const store = new EvidenceStore({ root: join(dir, 'evidence') });
   const signatures = new SignatureStore(':memory:');
+  const objects = await GitObjects.openLocal(clone.dir);
   try {
-    const masks = masksFor(await loadSignalsConfig(), input.repository);
-    const { facts, run } = await diagnoseReport(pipelineInput(input, clone.dir), {
-      store,
-      signatures,
-      masks,
-      engine,
-      checker: evidenceChecker,
-      modules: await loadModuleMap(),
-      log: pino({ level: 'silent' }),
-      progress: silentProgress,
-      platformsDir: PLATFORMS_DIR,
-    });
-    return { facts, run, truth, input };
+    const pipelineInput = pipelineInputOf(input, clone.dir);
+    const { facts, run } = await diagnoseReport(
+      { ...pipelineInput, target: { ...pipelineInput.target, ...options.target } },
+      {
+        store,
+        signatures,
+        masks: masksFor(await loadSignalsConfig(), input.repository),
+        engine: options.engine ?? rulesEngine,
+        checker: evidenceChecker,
+        modules: await loadModuleMap(),
+        log: pino({ level: 'silent' }),
+        progress: silentProgress,
+        platformsDir: PLATFORMS_DIR,
+      },
+    );
+    const code = { read: (path: string) => objects.readFile(input.revision, path) };
+    return await use({ facts, run, truth, input, store, code });
   } finally {
+    await objects.close();
     store.close();
     signatures.close();
     await clone.remove();
@@ -44,28 +76,7 @@ export async function runCase(id: string, engine: Engine = rulesEngine) {
   }
 }
 
-function pipelineInput(input: CaseInput, repo: string) {
-  return {
-    report: { report: join(input.dir, input.report.path), platform: input.report.platform },
-    repo,
-    revision: input.revision,
-    base: input.base,
-    project: input.repository,
-    branch: 'main',
-    history: input.history.map((h) => ({
-      report: join(input.dir, h.path),
-      platform: h.platform,
-      revision: h.revision,
-    })),
-    target: {
-      runId: `acceptance-${input.id}`,
-      project: input.repository,
-      change: 1,
-      patchset: 1,
-      reportUrl: null,
-      pageUrl: null,
-    },
-  };
+/** The diagnosis of one case (the store closed afterwards). */
+export function runCase(id: string, engine: Engine = rulesEngine) {
+  return withCaseRun(id, { engine }, async ({ facts, run, truth, input }) => ({ facts, run, truth, input }));
 }
-
-export type CaseRun = { facts: FactsDocument; run: DiagnosisRun };

@@ -32,5 +32,8 @@ describe('ci-diagnosis demo', () => {
     expect(Object.keys(review.comments ?? {})).toEqual(['pricing/price.py']);
     expect(existsSync(join(dir, 'repair.md'))).toBe(true);
     expect(existsSync(join(dir, 'facts.json'))).toBe(true);
+    const page = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(page).toContain('<!doctype html>');
+    expect(page).toContain('pricing/price.py');
   });
 });
