@@ -13,6 +13,7 @@ import { registerDiagnose } from './diagnose.ts';
 import { readFacts, writeOutput } from './io.ts';
 import { createProgress } from './progress.ts';
 import { registerPublish } from './publish.ts';
+import { registerServe } from './serve.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const PLATFORMS_DIR = join(ROOT, 'config/platforms');
@@ -115,6 +116,7 @@ function buildProgram(log: Logger): Command {
   registerDemo(program, log, PLATFORMS_DIR);
   registerPublish(program, log);
   registerDiagnose(program, log, PLATFORMS_DIR);
+  registerServe(program, log, PLATFORMS_DIR);
   return program;
 }
 

@@ -9,11 +9,13 @@ export {
 } from './engine-choice.ts';
 export { diagnoseFailure, type FailureDeps, type FailureOutcome } from './failure.ts';
 export {
+  diagnoseContext,
   diagnoseReport,
   type PipelineDeps,
   type PipelineInput,
   type PipelineStage,
   type ReportRef,
+  scrape,
 } from './pipeline.ts';
 export {
   addUsage,

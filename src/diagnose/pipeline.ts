@@ -90,7 +90,7 @@ export async function diagnoseReport(
         ...(input.base === undefined ? {} : { base: input.base }),
       }),
     );
-    const run = await timed('diagnose', () => diagnoseAll(ctx, input, deps));
+    const run = await timed('diagnose', () => diagnoseContext(ctx, input, deps));
     return { facts, run };
   } finally {
     await locatorDeps.close();
@@ -98,9 +98,9 @@ export async function diagnoseReport(
 }
 
 /** Triage, engine and checker for every failure, then the run's failures join the signature history. */
-async function diagnoseAll(
+export async function diagnoseContext(
   ctx: DiagnosisContext,
-  input: PipelineInput,
+  input: Pick<PipelineInput, 'project' | 'branch' | 'target' | 'revision'>,
   deps: PipelineDeps,
 ): Promise<DiagnosisRun> {
   const triageDeps = {
@@ -155,7 +155,7 @@ async function feedHistory(input: PipelineInput, deps: PipelineDeps): Promise<vo
   }
 }
 
-function scrape(
+export function scrape(
   ref: ReportRef,
   deps: PipelineDeps,
   run: { revision_sha: string; repository: string },

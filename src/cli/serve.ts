@@ -1,0 +1,144 @@
+import { mkdirSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { Logger } from 'pino';
+import { evidenceChecker } from '../check/index.ts';
+import {
+  describeConfig,
+  eventPolicy,
+  gerritConnection,
+  loadConfig,
+  modelSettings,
+  nodeReadFile,
+  publishOptions,
+  type ServiceConfig,
+  sourceAllowList,
+  storagePaths,
+} from '../config/index.ts';
+import { chooseEngine } from '../diagnose/index.ts';
+import { DiagnosisError } from '../errors/index.ts';
+import { GerritClient } from '../gerrit/index.ts';
+import { buildApp, Counters, runStage, Worker } from '../service/index.ts';
+import { loadSignalsConfig, masksFor } from '../signals/index.ts';
+import { loadModuleMap } from '../skill/index.ts';
+import { EvidenceStore } from '../store/evidence/index.ts';
+import { openRunStorage } from '../store/runs/index.ts';
+import { SignatureStore } from '../store/signatures/index.ts';
+import { createProgress } from './progress.ts';
+
+export function registerServe(program: Command, log: Logger, platformsDir: string): void {
+  program
+    .command('serve')
+    .description('Run the service: HTTP API, report pages, Gerrit hooks and the diagnosis worker')
+    .action(async () => {
+      const loaded = loadConfig(process.env, nodeReadFile);
+      log.info({ config: describeConfig(loaded) }, 'configuration');
+      await serve(loaded.config, log, platformsDir);
+    });
+}
+
+/** Starts everything from one validated configuration and stops it gracefully on SIGTERM/SIGINT. */
+async function serve(config: ServiceConfig, log: Logger, platformsDir: string): Promise<void> {
+  const service = await openService(config, log, platformsDir);
+  await service.app.listen({ host: config.server.host, port: config.server.port });
+  service.worker.start();
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+  log.info('shutting down: no new requests, the job in hand is finished');
+  const grace = setTimeout(() => process.exit(1), config.server.shutdownGraceMs);
+  await service.close();
+  clearTimeout(grace);
+}
+
+/** The stores (unfinished runs recovered), the engine, the worker and the HTTP app. */
+async function openService(config: ServiceConfig, log: Logger, platformsDir: string) {
+  const paths = storagePaths(config);
+  mkdirSync(paths.dataDir, { recursive: true });
+  const storage = openRunStorage(paths.dataDir);
+  await storage.queue.recover({ releaseAll: true });
+  const evidence = new EvidenceStore({ root: paths.evidenceDir });
+  const signatures = new SignatureStore(paths.signaturesDir);
+  const connection = gerritConnection(config);
+  const gerrit = connection === null ? null : new GerritClient(connection);
+  const model = modelSettings(config);
+  const engine = await chooseEngine(
+    {
+      ...process.env,
+      ANTHROPIC_API_KEY: model.apiKey ?? '',
+      ...(model.baseURL ? { ANTHROPIC_BASE_URL: model.baseURL } : {}),
+    },
+    { engine: model.engine, model: model.model },
+  );
+  const pipeline = {
+    store: evidence,
+    signatures,
+    masks: masksFor(await loadSignalsConfig(), null),
+    engine,
+    checker: evidenceChecker,
+    modules: await loadModuleMap(),
+    runTokens: model.runTokens,
+    log,
+    progress: createProgress(log),
+    platformsDir,
+  };
+  const base = config.server.publicBaseUrl;
+  const stageDeps = {
+    runs: storage.runs,
+    pipeline,
+    gerrit,
+    repoFor: (project: string | null) => repoUrl(config, project),
+    cacheDir: paths.reposDir,
+    publish: publishOptions(config),
+    pageUrl: (id: string) => `${base}runs/${id}`,
+  };
+  const counters = new Counters();
+  const worker = new Worker({
+    queue: storage.queue,
+    runs: storage.runs,
+    runStage: (job, run) => runStage(job, run, stageDeps),
+    log,
+    workerId: `serve-${process.pid}`,
+  });
+  const app = await buildApp({
+    runs: storage.runs,
+    queue: storage.queue,
+    evidence,
+    counters,
+    log,
+    maxQueueDepth: config.server.maxQueueDepth,
+    retryAfterSeconds: 30,
+    publicBaseUrl: base,
+    gerritWebUrl: config.gerrit.webUrl,
+    hooks: {
+      policy: eventPolicy(config),
+      secret: config.gerrit.webhookSecret,
+      allowed: sourceAllowList(config.gerrit.webhookAllowedCidrs),
+    },
+  });
+  const close = async () => {
+    await app.close();
+    await worker.stop();
+    evidence.close();
+    signatures.close();
+    storage.close();
+  };
+  return { app, worker, close };
+}
+
+/** The project's repository on Gerrit (fetched over authenticated HTTP into the mirror cache). */
+function repoUrl(config: ServiceConfig, project: string | null): string {
+  const { baseUrl, username, password } = config.gerrit;
+  if (baseUrl === null || project === null)
+    throw new DiagnosisError(
+      'REPO_NOT_FOUND',
+      `no repository known for project ${project ?? '(none)'}: configure gerrit.baseUrl`,
+      {
+        input: project ?? 'project',
+      },
+    );
+  const url = new URL(`a/${project}`, baseUrl);
+  if (username !== null) url.username = encodeURIComponent(username);
+  if (password !== null) url.password = encodeURIComponent(password);
+  return url.toString();
+}

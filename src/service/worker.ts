@@ -1,0 +1,94 @@
+import type { Logger } from 'pino';
+import { isDiagnosisError } from '../errors/index.ts';
+import type { Job, JobQueue, RunStore, Stage, StageCompletion } from '../store/runs/index.ts';
+
+/** Errors a retry cannot fix: the input is wrong, not the moment. */
+const PERMANENT = new Set([
+  'INVALID_ARGUMENT',
+  'INPUT_NOT_FOUND',
+  'NOT_A_REPORT',
+  'EMPTY_REPORT',
+  'MALFORMED_REPORT',
+  'DIAGNOSIS_INVALID',
+  'REVISION_NOT_FOUND',
+  'REPO_NOT_FOUND',
+  'GERRIT_AUTH',
+  'GERRIT_NOT_FOUND',
+  'PATH_REFUSED',
+]);
+
+export interface WorkerDeps {
+  queue: JobQueue;
+  runs: RunStore;
+  runStage(job: Job, run: Awaited<ReturnType<RunStore['get']>>): Promise<StageCompletion>;
+  log: Pick<Logger, 'info' | 'warn' | 'error'>;
+  workerId: string;
+  leaseMs?: number;
+  /** Wait between claims when the queue is empty. */
+  pollMs?: number;
+  onStage?(stage: Stage, ms: number, ok: boolean): void;
+}
+
+/**
+ * Claims jobs one at a time and runs their stage under a lease kept alive by heartbeats. A
+ * stopped worker finishes the job in hand; a crashed one loses its lease, and the job is claimed
+ * again at the same stage.
+ */
+export class Worker {
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+
+  constructor(private readonly deps: WorkerDeps) {}
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Finishes the job in hand, then returns. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.loop;
+  }
+
+  /** Claims and runs one job; false when there was none. */
+  async runOnce(): Promise<boolean> {
+    const leaseMs = this.deps.leaseMs ?? 120_000;
+    const job = await this.deps.queue.claim(this.deps.workerId, leaseMs);
+    if (job === null) return false;
+    const started = performance.now();
+    const beat = setInterval(() => void this.heartbeat(job, leaseMs), Math.max(1_000, leaseMs / 3));
+    try {
+      const completion = await this.deps.runStage(job, await this.deps.runs.get(job.run_id));
+      await this.deps.queue.complete(job, completion);
+      this.deps.onStage?.(job.stage, performance.now() - started, true);
+      this.deps.log.info({ run: job.run_id, stage: job.stage }, 'stage done');
+    } catch (err: unknown) {
+      this.deps.onStage?.(job.stage, performance.now() - started, false);
+      const retryable = !(isDiagnosisError(err) && PERMANENT.has(err.code));
+      const result = await this.deps.queue.fail(job, err, { retryable });
+      this.deps.log.warn(
+        { run: job.run_id, stage: job.stage, err: String(err), retried: result.retried },
+        'stage failed',
+      );
+    } finally {
+      clearInterval(beat);
+    }
+    return true;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      const worked = await this.runOnce().catch((err: unknown) => {
+        this.deps.log.error({ err: String(err) }, 'worker loop error');
+        return false;
+      });
+      if (!worked && !this.stopping) await new Promise((r) => setTimeout(r, this.deps.pollMs ?? 500));
+    }
+  }
+
+  private async heartbeat(job: Job, leaseMs: number): Promise<void> {
+    const state = await this.deps.queue.heartbeat(job, leaseMs).catch(() => 'lost' as const);
+    if (state !== 'extended')
+      this.deps.log.warn({ run: job.run_id, stage: job.stage, state }, 'lease not extended');
+  }
+}
