@@ -1,6 +1,11 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import type { Logger } from 'pino';
 import { isDiagnosisError } from '../errors/index.ts';
 import type { EventPolicy } from '../events/index.ts';
@@ -39,7 +44,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: 16 * 1024 * 1024,
-    disableRequestLogging: true,
+    // Request lines would carry the webhook secret in the query; the stages log what matters.
+    logController: new LogController({ disableRequestLogging: true }),
   });
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: 16 * 1024 * 1024, files: 1 } });
