@@ -1,4 +1,5 @@
 import { type Logger, pino } from 'pino';
+import { redactionPaths } from './config/index.ts';
 
 /**
  * JSON-lines logs to stderr (stdout carries command output). Secrets that may appear in
@@ -9,10 +10,7 @@ export function createLogger(options: { level?: string; destination?: NodeJS.Wri
     {
       // On a terminal the progress bar speaks; JSON info lines are for pipelines and log shippers.
       level: options.level ?? process.env.LOG_LEVEL ?? (process.stderr.isTTY ? 'warn' : 'info'),
-      redact: {
-        paths: ['*.password', '*.token', '*.apiKey', '*.authorization', 'headers.authorization'],
-        censor: '[redacted]',
-      },
+      redact: { paths: [...redactionPaths], censor: '[redacted]' },
     },
     (options.destination ?? process.stderr) as pino.DestinationStream,
   );

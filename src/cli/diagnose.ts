@@ -10,8 +10,9 @@ import {
   repairReport,
 } from '../diagnose/index.ts';
 import { DiagnosisError } from '../errors/index.ts';
+import { GerritClient } from '../gerrit/index.ts';
 import { GitDiffSource, GitObjects } from '../git/index.ts';
-import { buildReview, gitPatchset, PublishOptions } from '../publish/index.ts';
+import { buildReview, gitPatchset, PublishOptions, publishDiagnosis } from '../publish/index.ts';
 import type { DiagnosisRun } from '../schemas/index.ts';
 import { loadSignalsConfig, masksFor } from '../signals/index.ts';
 import { loadModuleMap } from '../skill/index.ts';
@@ -19,6 +20,7 @@ import { EvidenceStore } from '../store/evidence/index.ts';
 import { SignatureStore } from '../store/signatures/index.ts';
 import { readFacts, writeOutput } from './io.ts';
 import { createProgress } from './progress.ts';
+import { gerritCredentials } from './publish.ts';
 
 interface DiagnoseFlags {
   report?: string;
@@ -37,6 +39,9 @@ interface DiagnoseFlags {
   out?: string;
   repairReport?: string;
   reviewOut?: string;
+  dryRun?: boolean;
+  post?: boolean;
+  gerrit?: string;
   evidenceDir: string;
   signaturesDir: string;
   runId?: string;
@@ -67,14 +72,31 @@ export function registerDiagnose(program: Command, log: Logger, platformsDir: st
     .option('-o, --out <file>', 'diagnosis JSON (default: stdout)')
     .option('--repair-report <file>', 'write the run’s repair report (markdown) here')
     .option('--review-out <file>', 'write the Gerrit review JSON this diagnosis would post (gated by git)')
+    .option('--dry-run', 'print the review JSON that would be posted (gated by git) instead of the diagnosis')
+    .option('--post', 'post the diagnosis on the change (needs --gerrit, --project, --change, --patchset)')
+    .option(
+      '--gerrit <url>',
+      'Gerrit base URL for --post; credentials from GERRIT_USERNAME and GERRIT_PASSWORD(_FILE)',
+    )
     .option('--evidence-dir <dir>', 'evidence store folder', 'var/evidence')
     .option('--signatures-dir <dir>', 'failure signature history folder', 'var/signatures')
     .option('--run-id <id>', 'run id (default: derived from the revision and time)')
     .action(async (flags: DiagnoseFlags) => {
+      if (flags.post && flags.gerrit === undefined) {
+        throw new DiagnosisError('INVALID_ARGUMENT', '--post needs --gerrit <url>', { input: 'gerrit' });
+      }
       const run = await runDiagnose(flags, log, platformsDir);
-      writeOutput(flags.out, `${JSON.stringify(run, null, 2)}\n`);
+      if (flags.dryRun) await writeReview(run, flags.repo, undefined);
+      else writeOutput(flags.out, `${JSON.stringify(run, null, 2)}\n`);
+      if (flags.dryRun && flags.out !== undefined)
+        writeOutput(flags.out, `${JSON.stringify(run, null, 2)}\n`);
       if (flags.repairReport !== undefined) writeOutput(flags.repairReport, repairReport(run));
       if (flags.reviewOut !== undefined) await writeReview(run, flags.repo, flags.reviewOut);
+      if (flags.post && flags.gerrit !== undefined) {
+        const client = new GerritClient({ baseUrl: flags.gerrit, ...gerritCredentials(process.env) });
+        const result = await publishDiagnosis({ client, log }, run);
+        log.warn({ status: result.status, digest: result.digest }, 'diagnosis published');
+      }
     });
 }
 
@@ -127,7 +149,7 @@ async function runDiagnose(flags: DiagnoseFlags, log: Logger, platformsDir: stri
   }
 }
 
-async function writeReview(run: DiagnosisRun, repo: string, out: string): Promise<void> {
+async function writeReview(run: DiagnosisRun, repo: string, out: string | undefined): Promise<void> {
   const objects = await GitObjects.openLocal(repo);
   try {
     const view = gitPatchset(objects, new GitDiffSource(objects), run.change.revision);
