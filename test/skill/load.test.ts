@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadSkill, parseStage } from '../../src/skill/index.ts';
+import { SUBMIT_TOOL } from '../../src/engines/claude/index.ts';
+import { loadSkill, parseStage, SKILL_TOOLS } from '../../src/skill/index.ts';
+import { readTools } from '../../src/tools/index.ts';
 
 describe('the Test Repair Skill', () => {
   it('has one file per stage, in order, each with purpose, inputs, tools, output and exit', async () => {
@@ -37,5 +39,12 @@ describe('the Test Repair Skill', () => {
     expect(() => parseStage('f.md', 'no front matter')).toThrow(/f.md: no front matter/);
     const unknownOutput = bad.replace('[delete_file]', '[]').replace('ReadingNotes', 'Essay');
     expect(() => parseStage('f.md', unknownOutput)).toThrow(/f.md: output: /);
+  });
+
+  it('names exactly the tools the model is given', async () => {
+    const offered = [...readTools().map((t) => t.name), SUBMIT_TOOL].sort();
+    expect([...SKILL_TOOLS].sort()).toEqual(offered);
+    const named = new Set((await loadSkill()).stages.flatMap((s) => s.tools));
+    for (const tool of named) expect(offered).toContain(tool);
   });
 });
