@@ -10,6 +10,7 @@ import { type FactsDocument, ScrapeMode } from '../schemas/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
 import { registerDemo } from './demo.ts';
 import { registerDiagnose } from './diagnose.ts';
+import { registerEval } from './eval.ts';
 import { readFacts, writeOutput } from './io.ts';
 import { createProgress } from './progress.ts';
 import { registerPublish } from './publish.ts';
@@ -117,6 +118,7 @@ function buildProgram(log: Logger): Command {
   registerPublish(program, log);
   registerDiagnose(program, log, PLATFORMS_DIR);
   registerServe(program, log, PLATFORMS_DIR);
+  registerEval(program, log, PLATFORMS_DIR);
   return program;
 }
 
