@@ -7,7 +7,7 @@ export interface PlacedClaim {
 }
 
 /** Every statement of a draft that must rest on citations: the causal chain, the fix plan, the alternatives. */
-export function claimsOf(draft: DiagnosisDraft): PlacedClaim[] {
+export function claimsOf(draft: Pick<DiagnosisDraft, 'why' | 'change' | 'alternatives'>): PlacedClaim[] {
   const claims: PlacedClaim[] = draft.why.map((claim, i) => ({ path: `why.${i}`, claim }));
   if (draft.change !== null) {
     claims.push({ path: 'change.advice', claim: draft.change.advice });

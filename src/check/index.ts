@@ -5,6 +5,7 @@
  */
 export { checkDraft } from './check.ts';
 export { evidenceChecker } from './checker.ts';
+export { claimsOf, type PlacedClaim } from './claims.ts';
 export { degradeDraft } from './degrade.ts';
 export { scanEdit } from './greening/edit.ts';
 export { GREENING_RULES, type GreeningKind, type GreeningRule } from './greening/rules.ts';

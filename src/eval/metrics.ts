@@ -1,3 +1,4 @@
+import { claimsOf } from '../check/index.ts';
 import type { CheckFinding, DiagnosisDraft, FailureDiagnosis, LineRange } from '../schemas/index.ts';
 import type { CorpusCase } from './case.ts';
 
@@ -84,20 +85,6 @@ export function scoreFailure(d: FailureDiagnosis, truth: Truth): FailureScore {
   };
 }
 
-/** The statements of a draft that must rest on citations, by path (as src/check names them). */
-export function claimPaths(draft: Pick<DiagnosisDraft, 'why' | 'change' | 'alternatives'>) {
-  const claims = draft.why.map((claim, i) => ({ path: `why.${i}`, claim }));
-  if (draft.change !== null) {
-    claims.push({ path: 'change.advice', claim: draft.change.advice });
-    if (draft.change.rationale !== null)
-      claims.push({ path: 'change.rationale', claim: draft.change.rationale });
-  }
-  draft.alternatives.forEach((claim, i) => {
-    claims.push({ path: `alternatives.${i}`, claim });
-  });
-  return claims;
-}
-
 /**
  * A claim is unsupported when the checker rejects it with an error: on the claim itself (e.g.
  * `uncited_claim` at `why.0`), or on every one of its citations (`why.0.cites.N`). A claim with
@@ -109,7 +96,7 @@ export function claimSupport(
 ): ClaimSupport {
   const failed = new Set(findings.filter((f) => f.severity === 'error').map((f) => f.path));
   let unsupported = 0;
-  const claims = claimPaths(draft);
+  const claims = claimsOf(draft);
   for (const { path, claim } of claims) {
     const citesFailed =
       claim.cites.length > 0 && claim.cites.every((_, j) => failed.has(`${path}.cites.${j}`));

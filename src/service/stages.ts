@@ -3,7 +3,7 @@ import { openContext } from '../context/index.ts';
 import { diagnoseContext, type PipelineDeps, scrape } from '../diagnose/index.ts';
 import { DiagnosisError } from '../errors/index.ts';
 import { changeIdOf, type GerritClient } from '../gerrit/index.ts';
-import { createLocator, locateDocument, openLocatorDeps } from '../locate/index.ts';
+import { createLocator, type LocatorDeps, locateDocument, openLocatorDeps } from '../locate/index.ts';
 import { type PublishOptions, publishDiagnosis } from '../publish/index.ts';
 import { DiagnosisRun, FactsDocument } from '../schemas/index.ts';
 import {
@@ -95,8 +95,12 @@ export function changeRef(change: number, patchset: number): string {
   return `refs/changes/${String(change % 100).padStart(2, '0')}/${change}/${patchset}`;
 }
 
-async function locateStage(run: Run, deps: StageDeps): Promise<FactsDocument> {
-  const facts = FactsDocument.parse(await outputOf(deps.runs, run.id, 'scrape'));
+/** The run's repository with its revision present (fetched by its Gerrit ref if need be), closed after `use`. */
+async function withCode<T>(
+  run: Run,
+  deps: StageDeps,
+  use: (locator: LocatorDeps, target: RunTarget) => Promise<T>,
+): Promise<T> {
   const target = RunTarget.parse(await outputOf(deps.runs, run.id, 'context'));
   const locator = await openLocatorDeps(target.repo, {
     cacheDir: deps.cacheDir,
@@ -104,7 +108,16 @@ async function locateStage(run: Run, deps: StageDeps): Promise<FactsDocument> {
   });
   try {
     await locator.objects.ensure(target.ref ?? target.revision);
-    return await locateDocument(
+    return await use(locator, target);
+  } finally {
+    await locator.close();
+  }
+}
+
+async function locateStage(run: Run, deps: StageDeps): Promise<FactsDocument> {
+  const facts = FactsDocument.parse(await outputOf(deps.runs, run.id, 'scrape'));
+  return withCode(run, deps, (locator, target) =>
+    locateDocument(
       facts,
       {
         repository: run.request.project ?? 'default',
@@ -113,46 +126,34 @@ async function locateStage(run: Run, deps: StageDeps): Promise<FactsDocument> {
         diffBase: null,
       },
       createLocator(locator),
-    );
-  } finally {
-    await locator.close();
-  }
+    ),
+  );
 }
 
 async function diagnoseStage(job: Job, run: Run, deps: StageDeps): Promise<DiagnosisRun> {
   const facts = FactsDocument.parse(await outputOf(deps.runs, run.id, 'locate'));
-  const target = RunTarget.parse(await outputOf(deps.runs, run.id, 'context'));
-  const locator = await openLocatorDeps(target.repo, {
-    cacheDir: deps.cacheDir,
-    project: run.request.project ?? 'default',
-  });
-  try {
-    await locator.objects.ensure(target.ref ?? target.revision);
+  return withCode(run, deps, async (locator, target) => {
     const ctx = await openContext({ ...locator, evidence: deps.pipeline.store }, facts, {
       revision: target.revision,
     });
     const { project, change, patchset, report_url } = run.request;
-    return await diagnoseContext(
-      ctx,
-      {
-        project: project ?? 'default',
-        branch: target.branch,
-        revision: target.revision,
-        target: {
-          // A later round (QA evidence) publishes under its own id, or the marker check would hold it back.
-          runId: markerRunId(run.id, job.round),
-          project,
-          change,
-          patchset,
-          reportUrl: /^https?:\/\//.test(report_url) ? report_url : null,
-          pageUrl: deps.pageUrl(run.id),
-        },
-      },
-      deps.pipeline,
-    );
-  } finally {
-    await locator.close();
-  }
+    const runTarget = {
+      // A later round (QA evidence) publishes under its own id, or the marker check would hold it back.
+      runId: markerRunId(run.id, job.round),
+      project,
+      change,
+      patchset,
+      reportUrl: /^https?:\/\//.test(report_url) ? report_url : null,
+      pageUrl: deps.pageUrl(run.id),
+    };
+    const input = {
+      project: project ?? 'default',
+      branch: target.branch,
+      revision: target.revision,
+      target: runTarget,
+    };
+    return diagnoseContext(ctx, input, deps.pipeline);
+  });
 }
 
 async function publishStage(job: Job, run: Run, deps: StageDeps): Promise<StageCompletion> {
