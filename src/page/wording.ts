@@ -3,10 +3,10 @@ import type {
   CheckFinding,
   ConfidenceLevel,
   MissingEvidence,
-  RootCause,
   Signal,
   Verdict,
 } from '../schemas/index.ts';
+import { CATEGORY_LABEL } from '../util/labels.ts';
 
 /** Words the page uses for the schema's enums (the Gerrit comment has its own, in publish/wording.ts). */
 
@@ -27,15 +27,7 @@ export const VERDICT_MEANS: Record<Verdict, string> = {
   need_evidence: 'The evidence cannot decide yet; see what is missing.',
 };
 
-export const CATEGORY: Record<RootCause, string> = {
-  code_regression: 'code regression',
-  stale_test_expectation: 'stale test expectation',
-  fixture_or_mock: 'test fixture or mock',
-  environment: 'environment',
-  flaky: 'flaky test',
-  pre_existing: 'pre-existing failure',
-  need_evidence: 'root cause not decided',
-};
+export const CATEGORY = CATEGORY_LABEL;
 
 export const LEVEL: Record<ConfidenceLevel, string> = {
   line: 'line confirmed',

@@ -1,4 +1,5 @@
-import type { ChangeAdvice, DiagnosisPlace, FailureDiagnosis, RootCause, Verdict } from '../schemas/index.ts';
+import type { ChangeAdvice, DiagnosisPlace, FailureDiagnosis, Verdict } from '../schemas/index.ts';
+import { CATEGORY_LABEL } from '../util/labels.ts';
 import { inlineCode, inlineText } from './markdown.ts';
 
 const VERDICT: Record<Verdict, string> = {
@@ -9,15 +10,7 @@ const VERDICT: Record<Verdict, string> = {
   need_evidence: 'undecided: needs evidence',
 };
 
-const CATEGORY: Record<RootCause, string> = {
-  code_regression: 'code regression',
-  stale_test_expectation: 'stale test expectation',
-  fixture_or_mock: 'test fixture or mock',
-  environment: 'environment',
-  flaky: 'flaky test',
-  pre_existing: 'pre-existing failure',
-  need_evidence: 'root cause not decided',
-};
+const CATEGORY = CATEGORY_LABEL;
 
 const TARGET: Record<ChangeAdvice['target'], string> = {
   code: 'change the code',
