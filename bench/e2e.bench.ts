@@ -12,10 +12,13 @@ import { parseArgs, promisify } from 'node:util';
 import { pino } from 'pino';
 import { evidenceChecker } from '../src/check/index.ts';
 import { PLATFORMS_DIR } from '../src/cli/main.ts';
-import { diagnoseReport, type PipelineStage, rulesEngine } from '../src/diagnose/index.ts';
+import {
+  diagnoseReport,
+  loadPipelineSettings,
+  type PipelineStage,
+  rulesEngine,
+} from '../src/diagnose/index.ts';
 import type { ScrapeMode } from '../src/schemas/index.ts';
-import { loadSignalsConfig, masksFor } from '../src/signals/index.ts';
-import { loadModuleMap } from '../src/skill/index.ts';
 import { EvidenceStore } from '../src/store/evidence/index.ts';
 import { SignatureStore } from '../src/store/signatures/index.ts';
 
@@ -142,10 +145,9 @@ async function child(arg: string, mode: ScrapeMode): Promise<void> {
       {
         store,
         signatures,
-        masks: masksFor(await loadSignalsConfig(), 'shop'),
+        ...(await loadPipelineSettings()),
         engine: rulesEngine,
         checker: evidenceChecker,
-        modules: await loadModuleMap(),
         log: pino({ level: 'silent' }),
         progress: { start() {}, tick() {}, done() {} },
         platformsDir: PLATFORMS_DIR,

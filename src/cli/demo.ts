@@ -2,14 +2,12 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { evidenceChecker } from '../check/index.ts';
-import { chooseEngine, diagnoseReport, repairReport } from '../diagnose/index.ts';
+import { chooseEngine, diagnoseReport, loadPipelineSettings, repairReport } from '../diagnose/index.ts';
 import { cloneCase, loadCase, pipelineInputOf } from '../eval/case.ts';
 import { GitDiffSource, GitObjects } from '../git/index.ts';
 import { renderRunPage } from '../page/index.ts';
 import { buildReview, gitPatchset, PublishOptions } from '../publish/index.ts';
 import type { DiagnosisRun, ScrapeMode } from '../schemas/index.ts';
-import { loadSignalsConfig, masksFor } from '../signals/index.ts';
-import { loadModuleMap } from '../skill/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
 import { SignatureStore } from '../store/signatures/index.ts';
 import { writeOutput } from './io.ts';
@@ -57,10 +55,9 @@ async function runDemo(flags: DemoFlags, log: Logger, platformsDir: string) {
     const { facts, run } = await diagnoseReport(pipelineInputOf(input, clone.dir, flags.mode), {
       store,
       signatures,
-      masks: masksFor(await loadSignalsConfig(), input.repository),
+      ...(await loadPipelineSettings()),
       engine,
       checker: evidenceChecker,
-      modules: await loadModuleMap(),
       log,
       progress: createProgress(log),
       platformsDir,

@@ -6,6 +6,7 @@ import {
   chooseEngine,
   DEFAULT_RUN_TOKENS,
   diagnoseReport,
+  loadPipelineSettings,
   type PipelineInput,
   repairReport,
 } from '../diagnose/index.ts';
@@ -14,8 +15,6 @@ import { GerritClient } from '../gerrit/index.ts';
 import { GitDiffSource, GitObjects } from '../git/index.ts';
 import { buildReview, gitPatchset, PublishOptions, publishDiagnosis } from '../publish/index.ts';
 import type { DiagnosisRun } from '../schemas/index.ts';
-import { loadSignalsConfig, masksFor } from '../signals/index.ts';
-import { loadModuleMap } from '../skill/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
 import { SignatureStore } from '../store/signatures/index.ts';
 import { readFacts, writeOutput } from './io.ts';
@@ -86,10 +85,10 @@ export function registerDiagnose(program: Command, log: Logger, platformsDir: st
         throw new DiagnosisError('INVALID_ARGUMENT', '--post needs --gerrit <url>', { input: 'gerrit' });
       }
       const run = await runDiagnose(flags, log, platformsDir);
-      if (flags.dryRun) await writeReview(run, flags.repo, undefined);
-      else writeOutput(flags.out, `${JSON.stringify(run, null, 2)}\n`);
-      if (flags.dryRun && flags.out !== undefined)
+      // A dry run prints the review; the diagnosis then goes only to --out, if given.
+      if (!flags.dryRun || flags.out !== undefined)
         writeOutput(flags.out, `${JSON.stringify(run, null, 2)}\n`);
+      if (flags.dryRun) await writeReview(run, flags.repo, undefined);
       if (flags.repairReport !== undefined) writeOutput(flags.repairReport, repairReport(run));
       if (flags.reviewOut !== undefined) await writeReview(run, flags.repo, flags.reviewOut);
       if (flags.post && flags.gerrit !== undefined) {
@@ -132,10 +131,9 @@ async function runDiagnose(flags: DiagnoseFlags, log: Logger, platformsDir: stri
       {
         store,
         signatures,
-        masks: masksFor(await loadSignalsConfig(), project),
+        ...(await loadPipelineSettings()),
         engine,
         checker: evidenceChecker,
-        modules: await loadModuleMap(),
         runTokens: DEFAULT_RUN_TOKENS,
         log,
         progress: createProgress(log),

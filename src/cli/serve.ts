@@ -14,12 +14,10 @@ import {
   sourceAllowList,
   storagePaths,
 } from '../config/index.ts';
-import { chooseEngine } from '../diagnose/index.ts';
+import { createEngine, loadPipelineSettings } from '../diagnose/index.ts';
 import { DiagnosisError } from '../errors/index.ts';
 import { GerritClient } from '../gerrit/index.ts';
-import { buildApp, Counters, runStage, Worker } from '../service/index.ts';
-import { loadSignalsConfig, masksFor } from '../signals/index.ts';
-import { loadModuleMap } from '../skill/index.ts';
+import { buildApp, Counters, countingStages, runStage, Worker } from '../service/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
 import { openRunStorage } from '../store/runs/index.ts';
 import { SignatureStore } from '../store/signatures/index.ts';
@@ -62,22 +60,15 @@ async function openService(config: ServiceConfig, log: Logger, platformsDir: str
   const connection = gerritConnection(config);
   const gerrit = connection === null ? null : new GerritClient(connection);
   const model = modelSettings(config);
-  const engine = await chooseEngine(
-    {
-      ...process.env,
-      ANTHROPIC_API_KEY: model.apiKey ?? '',
-      ...(model.baseURL ? { ANTHROPIC_BASE_URL: model.baseURL } : {}),
-    },
-    { engine: model.engine, model: model.model },
-  );
+  const engine = await createEngine(model);
   const pipeline = {
     store: evidence,
     signatures,
-    masks: masksFor(await loadSignalsConfig(), null),
+    ...(await loadPipelineSettings()),
     engine,
     checker: evidenceChecker,
-    modules: await loadModuleMap(),
     runTokens: model.runTokens,
+    concurrency: model.concurrency,
     log,
     progress: createProgress(log),
     platformsDir,
@@ -96,7 +87,7 @@ async function openService(config: ServiceConfig, log: Logger, platformsDir: str
   const worker = new Worker({
     queue: storage.queue,
     runs: storage.runs,
-    runStage: (job, run) => runStage(job, run, stageDeps),
+    runStage: countingStages((job, run) => runStage(job, run, stageDeps), counters),
     log,
     workerId: `serve-${process.pid}`,
   });

@@ -16,15 +16,19 @@ export interface EngineChoice {
   model?: string;
 }
 
-/**
- * Claude when a key is configured (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL for a proxy or a test
- * server), the built-in rules engine otherwise — and the run's engine line says which.
- */
-export async function chooseEngine(env: NodeJS.ProcessEnv, choice: EngineChoice = {}): Promise<Engine> {
-  const key = env.ANTHROPIC_API_KEY;
-  const wanted = choice.engine ?? (key ? 'claude' : 'rules');
-  if (wanted === 'rules') return rulesEngine;
-  if (!key) {
+/** Everything an engine is made from, whichever source (environment, service config) said it. */
+export interface EngineSettings {
+  engine: 'rules' | 'claude';
+  apiKey: string | null;
+  baseURL: string | null;
+  model: string;
+  budget: ClaudeBudget;
+  repairBudget: ClaudeBudget;
+}
+
+export async function createEngine(settings: EngineSettings): Promise<Engine> {
+  if (settings.engine === 'rules') return rulesEngine;
+  if (settings.apiKey === null || settings.apiKey === '') {
     throw new DiagnosisError(
       'INVALID_ARGUMENT',
       'the claude engine needs ANTHROPIC_API_KEY in the environment',
@@ -34,13 +38,29 @@ export async function chooseEngine(env: NodeJS.ProcessEnv, choice: EngineChoice 
     );
   }
   const client = createClaudeClient({
-    apiKey: key,
-    ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
+    apiKey: settings.apiKey,
+    ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
   });
   return claudeEngine({
     engine: createClaudeEngine({ client }),
-    model: choice.model ?? env.CI_DIAGNOSIS_MODEL ?? DEFAULT_MODEL,
+    model: settings.model,
     system: (await loadSkill()).system,
+    budget: settings.budget,
+    repairBudget: settings.repairBudget,
+  });
+}
+
+/**
+ * For the CLI: Claude when a key is configured (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL for a proxy
+ * or a test server), the built-in rules engine otherwise — and the run's engine line says which.
+ */
+export function chooseEngine(env: NodeJS.ProcessEnv, choice: EngineChoice = {}): Promise<Engine> {
+  const key = env.ANTHROPIC_API_KEY ?? null;
+  return createEngine({
+    engine: choice.engine ?? (key ? 'claude' : 'rules'),
+    apiKey: key,
+    baseURL: env.ANTHROPIC_BASE_URL || null,
+    model: choice.model ?? env.CI_DIAGNOSIS_MODEL ?? DEFAULT_MODEL,
     budget: DEFAULT_BUDGET,
     repairBudget: DEFAULT_REPAIR_BUDGET,
   });

@@ -1,11 +1,13 @@
 export { type ClaudeEngineOptions, claudeEngine } from './claude-engine.ts';
 export {
   chooseEngine,
+  createEngine,
   DEFAULT_BUDGET,
   DEFAULT_MODEL,
   DEFAULT_REPAIR_BUDGET,
   DEFAULT_RUN_TOKENS,
   type EngineChoice,
+  type EngineSettings,
 } from './engine-choice.ts';
 export { diagnoseFailure, type FailureDeps, type FailureOutcome } from './failure.ts';
 export {
@@ -29,3 +31,4 @@ export {
 export { repairReport } from './repair-report.ts';
 export { rulesEngine } from './rules-engine.ts';
 export { diagnoseRun, type RunDeps, type RunTarget } from './run.ts';
+export { loadPipelineSettings, type PipelineSettings } from './settings.ts';

@@ -38,13 +38,16 @@ export type PipelineStage = 'history' | 'scrape' | 'locate' | 'context' | 'diagn
 export interface PipelineDeps {
   store: EvidenceStore;
   signatures: SignatureStore | null;
-  masks: readonly Mask[];
+  /** Signature masks of a project (loadPipelineSettings). */
+  masks: (project: string | null) => readonly Mask[];
   engine: Engine;
   checker: Checker;
   /** Module borders for delegation (config/modules.json); none → no delegation. */
   modules?: ModuleMap;
   /** Tokens for the whole run (see RunDeps.runTokens). */
   runTokens?: number;
+  /** Failures diagnosed at once (see RunDeps.concurrency). */
+  concurrency?: number;
   /** Told each stage's wall time, for metrics and benchmarks. */
   onStage?: (stage: PipelineStage, ms: number) => void;
   log: Logger;
@@ -105,7 +108,7 @@ export async function diagnoseContext(
 ): Promise<DiagnosisRun> {
   const triageDeps = {
     signatures: deps.signatures,
-    masks: deps.masks,
+    masks: deps.masks(input.project),
     project: input.project,
     branch: input.branch,
     change: input.target.change,
@@ -116,6 +119,7 @@ export async function diagnoseContext(
     checker: deps.checker,
     ...(deps.modules === undefined ? {} : { modules: deps.modules }),
     ...(deps.runTokens === undefined ? {} : { runTokens: deps.runTokens }),
+    ...(deps.concurrency === undefined ? {} : { concurrency: deps.concurrency }),
     log: deps.log,
     triager: { triage: (issue, c) => triageIssue(issue, c, triageDeps) },
   });
@@ -150,7 +154,7 @@ async function feedHistory(input: PipelineInput, deps: PipelineDeps): Promise<vo
       change: null,
       project: input.project,
       revision: past.revision,
-      masks: deps.masks,
+      masks: deps.masks(input.project),
     });
   }
 }

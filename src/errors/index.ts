@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'DIAGNOSIS_INVALID'
   | 'REVIEW_INVALID'
   | 'STORE_ERROR'
+  | 'RUN_NOT_FOUND'
   | 'SKILL_INVALID'
   | 'TOOL_INPUT_INVALID'
   | 'MODEL_ERROR'

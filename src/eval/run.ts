@@ -4,11 +4,9 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import type { Progress } from '../../scraper/index.ts';
 import { evidenceChecker } from '../check/index.ts';
-import { type Checker, diagnoseReport, type Engine } from '../diagnose/index.ts';
+import { type Checker, diagnoseReport, type Engine, loadPipelineSettings } from '../diagnose/index.ts';
 import { describeError } from '../errors/index.ts';
 import type { FailureDiagnosis, ScrapeMode } from '../schemas/index.ts';
-import { loadSignalsConfig, masksFor } from '../signals/index.ts';
-import { loadModuleMap } from '../skill/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
 import { SignatureStore } from '../store/signatures/index.ts';
 import { cloneCase, loadCase, pipelineInputOf } from './case.ts';
@@ -113,16 +111,17 @@ export async function runCase(dir: string, options: RunOptions): Promise<CaseRes
   const signatures = new SignatureStore(':memory:');
   try {
     const { checker, records } = recordingChecker(evidenceChecker);
+    const settings = await loadPipelineSettings();
     const started = performance.now();
     const { run } = await diagnoseReport(
       pipelineInputOf(input, clone.dir, options.mode ?? defaultMode(input.report.platform)),
       {
         store,
         signatures,
-        masks: masksFor(await loadSignalsConfig(), input.repository),
+        masks: settings.masks,
         engine: options.engine,
         checker,
-        ...(options.delegation || options.engine.name === 'rules' ? { modules: await loadModuleMap() } : {}),
+        ...(options.delegation || options.engine.name === 'rules' ? { modules: settings.modules } : {}),
         log: pino({ level: 'silent' }),
         progress: silent,
         platformsDir: options.platformsDir,

@@ -60,7 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 /** Bad input is a 4xx naming the problem; the process keeps serving. */
 export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
   if (isDiagnosisError(err)) {
-    const status = err.code === 'INVALID_ARGUMENT' && /not in the store|no run/.test(err.message) ? 404 : 400;
+    const status = err.code === 'RUN_NOT_FOUND' ? 404 : 400;
     return reply.status(status).send({ error: err.code, message: err.message });
   }
   const status =

@@ -1,4 +1,8 @@
-import type { RunStore } from '../store/runs/index.ts';
+import { isDiagnosisError } from '../errors/index.ts';
+import { DiagnosisRun } from '../schemas/index.ts';
+import type { Job, Run, RunStore, StageCompletion } from '../store/runs/index.ts';
+
+type StageRunner = (job: Job, run: Run) => Promise<StageCompletion>;
 
 /** Counters the process keeps (they restart at zero with it, as Prometheus counters may). */
 export class Counters {
@@ -40,4 +44,23 @@ export async function renderMetrics(runs: RunStore, counters: Counters): Promise
   family('ci_diagnosis_rejected_requests_total', 'counter', 'Runs refused because the queue was full.');
   lines.push(`ci_diagnosis_rejected_requests_total ${counters.rejected}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The stage runner, counting the tokens of each diagnosis and the Gerrit and model errors stages meet. */
+export function countingStages(runStage: StageRunner, counters: Counters): StageRunner {
+  return async (job, run) => {
+    try {
+      const done = await runStage(job, run);
+      const diagnosis = job.stage === 'diagnose' ? DiagnosisRun.safeParse(done.output) : null;
+      for (const f of diagnosis?.success ? diagnosis.data.failures : []) {
+        counters.tokens.input += f.usage?.input_tokens ?? 0;
+        counters.tokens.output += f.usage?.output_tokens ?? 0;
+      }
+      return done;
+    } catch (err: unknown) {
+      if (isDiagnosisError(err) && err.code.startsWith('GERRIT_')) counters.errors.gerrit++;
+      if (isDiagnosisError(err) && err.code.startsWith('MODEL_')) counters.errors.model++;
+      throw err;
+    }
+  };
 }

@@ -15,6 +15,7 @@ const PERMANENT = new Set([
   'GERRIT_AUTH',
   'GERRIT_NOT_FOUND',
   'PATH_REFUSED',
+  'RUN_NOT_FOUND',
 ]);
 
 export interface WorkerDeps {

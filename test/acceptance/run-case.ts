@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { evidenceChecker } from '../../src/check/index.ts';
 import { PLATFORMS_DIR } from '../../src/cli/main.ts';
-import { diagnoseReport, type Engine, type RunTarget, rulesEngine } from '../../src/diagnose/index.ts';
+import {
+  diagnoseReport,
+  type Engine,
+  loadPipelineSettings,
+  type RunTarget,
+  rulesEngine,
+} from '../../src/diagnose/index.ts';
 import {
   type CaseInput,
   type CorpusCase,
@@ -14,8 +20,6 @@ import {
 } from '../../src/eval/case.ts';
 import { GitObjects } from '../../src/git/index.ts';
 import type { DiagnosisRun, FactsDocument } from '../../src/schemas/index.ts';
-import { loadSignalsConfig, masksFor } from '../../src/signals/index.ts';
-import { loadModuleMap } from '../../src/skill/index.ts';
 import { EvidenceStore } from '../../src/store/evidence/index.ts';
 import { SignatureStore } from '../../src/store/signatures/index.ts';
 import { silentProgress } from '../helpers/scrape-context.ts';
@@ -56,10 +60,9 @@ export async function withCaseRun<T>(
       {
         store,
         signatures,
-        masks: masksFor(await loadSignalsConfig(), input.repository),
+        ...(await loadPipelineSettings()),
         engine: options.engine ?? rulesEngine,
         checker: evidenceChecker,
-        modules: await loadModuleMap(),
         log: pino({ level: 'silent' }),
         progress: silentProgress,
         platformsDir: PLATFORMS_DIR,

@@ -119,7 +119,7 @@ describe('the service end to end with a real Gerrit', () => {
       pipeline: {
         store: evidence,
         signatures: null,
-        masks: [],
+        masks: () => [],
         engine: rulesEngine,
         checker: evidenceChecker,
         log,

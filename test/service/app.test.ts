@@ -36,7 +36,7 @@ describe('the service over HTTP (real stores, real pipeline, rules engine)', () 
     const pipeline = {
       store: evidence,
       signatures: null,
-      masks: [],
+      masks: () => [],
       engine: rulesEngine,
       checker: evidenceChecker,
       log,

@@ -138,7 +138,8 @@ export class RunsDatabase {
     if (!RunId.safeParse(id).success)
       throw invalid(String(id), `run id "${String(id)}" is not a valid run id`);
     const run = this.findRun(id);
-    if (run === null) throw invalid(id, `run "${id}" is not in the store`);
+    if (run === null)
+      throw new DiagnosisError('RUN_NOT_FOUND', `run "${id}" is not in the store`, { input: id });
     return run;
   }
 

@@ -313,7 +313,11 @@ describe('run lifecycle', () => {
     );
     await bad(s.runs.create({ ...request(), extra: 1 } as never), 'run request', /extra/);
     await bad(s.runs.create(request(), { id: 'no spaces' }), 'run id', /run id is invalid/);
-    await bad(s.runs.get('r-missing'), 'r-missing', /"r-missing" is not in the store/);
+    await expect(s.runs.get('r-missing')).rejects.toMatchObject({
+      code: 'RUN_NOT_FOUND',
+      input: 'r-missing',
+      message: expect.stringMatching(/"r-missing" is not in the store/),
+    });
     await bad(s.queue.claim('', LEASE), 'worker id', /worker id is invalid/);
     await bad(s.queue.claim(WORKER, 0), 'lease (ms)', /lease/);
     const { run } = await s.runs.create(request());
