@@ -4,7 +4,15 @@ import type { Logger } from 'pino';
 import { chooseEngine } from '../diagnose/index.ts';
 import { DiagnosisError } from '../errors/index.ts';
 import { parseAblations, planRows } from '../eval/ablations.ts';
-import { type EvalResults, formatTable, type Row, ranRow, renderHtml, summaryLine } from '../eval/report.ts';
+import {
+  type EvalResults,
+  formatBreakdown,
+  formatTable,
+  type Row,
+  ranRow,
+  renderHtml,
+  summaryLine,
+} from '../eval/report.ts';
 import { listCases, runRow } from '../eval/run.ts';
 import { ScrapeMode } from '../schemas/index.ts';
 import { writeOutput } from './io.ts';
@@ -17,6 +25,7 @@ interface EvalFlags {
   out: string;
   cases?: string;
   mode?: ScrapeMode;
+  model?: string[];
 }
 
 export function registerEval(program: Command, log: Logger, platformsDir: string): void {
@@ -32,6 +41,7 @@ export function registerEval(program: Command, log: Logger, platformsDir: string
       parseEngine,
     )
     .option('--ablation <name...>', 'rows besides rules: diff+model facts+model facts+gate+skill +delegation')
+    .option('--model <names...>', 'model rows once per model, to compare them (default: CI_DIAGNOSIS_MODEL)')
     .option('--out <dir>', 'where results.json and index.html go', 'out/eval')
     .option('--cases <ids>', 'only these cases (comma-separated ids)')
     .option(
@@ -45,6 +55,8 @@ export function registerEval(program: Command, log: Logger, platformsDir: string
       writeOutput(join(flags.out, 'index.html'), renderHtml(results));
       const rules = results.rows.find((r) => r.ablation === 'rules');
       process.stdout.write(`${formatTable(results.rows)}\n`);
+      if (rules !== undefined && rules.status === 'ran')
+        process.stdout.write(`\nrules by group:\n${formatBreakdown(rules)}\n`);
       process.stdout.write(`written to ${flags.out}/: results.json, index.html\n`);
       if (rules?.status === 'ran') process.stdout.write(`${summaryLine(rules.metrics)}\n`);
     });
@@ -75,26 +87,35 @@ async function runEval(flags: EvalFlags, log: Logger, platformsDir: string): Pro
   const plans = planRows(parseAblations(flags.ablation), engineName, hasKey);
   const progress = createProgress(log);
   const rows: Row[] = [];
+  const models = (flags.model ?? []).flatMap((m) => m.split(',')).filter((m) => m.length > 0);
   for (const plan of plans) {
     if (plan.run === 'skip') {
       rows.push({ ablation: plan.ablation, engine: null, status: 'skipped', reason: plan.reason });
       continue;
     }
-    const engine = await chooseEngine(process.env, { engine: plan.run });
-    const name = engine.name === 'rules' ? 'rules' : (engine.model ?? 'model');
-    const results = await runRow(
-      corpus,
-      cases,
-      {
-        engine,
-        delegation: plan.run === 'claude' && plan.delegation,
-        ...(flags.mode ? { mode: flags.mode } : {}),
-        platformsDir,
-      },
-      progress,
-      `eval ${plan.ablation}`,
-    );
-    rows.push(ranRow(plan.ablation, name, results));
+    const variant = plan.run === 'claude' ? plan : null;
+    for (const model of variant === null || models.length === 0 ? [undefined] : models) {
+      const engine = await chooseEngine(process.env, {
+        engine: plan.run,
+        ...(variant === null ? {} : { input: variant.input }),
+        ...(model === undefined ? {} : { model }),
+      });
+      const name = engine.name === 'rules' ? 'rules' : (engine.model ?? 'model');
+      const results = await runRow(
+        corpus,
+        cases,
+        {
+          engine,
+          delegation: variant?.delegation ?? false,
+          gate: variant?.gate ?? true,
+          ...(flags.mode ? { mode: flags.mode } : {}),
+          platformsDir,
+        },
+        progress,
+        `eval ${plan.ablation} ${name}`,
+      );
+      rows.push(ranRow(plan.ablation, name, results));
+    }
   }
   return { schema_version: 1, corpus, created_at: new Date().toISOString(), rows };
 }

@@ -1,5 +1,12 @@
 import type { DiagnosisContext } from '../context/index.ts';
-import type { ClaudeBudget, ClaudeEngine, ClaudeOutcome, ClaudeSession } from '../engines/claude/index.ts';
+import {
+  type ClaudeBudget,
+  type ClaudeEngine,
+  type ClaudeOutcome,
+  type ClaudeSession,
+  type ModelInput,
+  toolsFor,
+} from '../engines/claude/index.ts';
 import type { DiagnosisDraft, Issue, Triage } from '../schemas/index.ts';
 import type { Engine, EngineResult, ModuleShare } from './ports.ts';
 
@@ -11,6 +18,8 @@ export interface ClaudeEngineOptions {
   budget: ClaudeBudget;
   /** The repair round's own budget (smaller: it answers findings, it does not start over). */
   repairBudget: ClaudeBudget;
+  /** What the model is given (an ablation of the evaluation); default `skill`, the product. */
+  input?: ModelInput;
 }
 
 /**
@@ -31,16 +40,20 @@ export function claudeEngine(options: ClaudeEngineOptions): Engine {
     triage: Triage,
     ctx: DiagnosisContext,
     extra: { budget: ClaudeBudget; focus?: string },
-  ) =>
-    options.engine.diagnoseFailure({
+  ) => {
+    const input = options.input ?? 'skill';
+    const tools = toolsFor(input, { baseCode: ctx.baseCode });
+    return options.engine.diagnoseFailure({
       issueId: issue.id,
       ctx,
       triage,
       skill: { system: options.system },
       model: options.model,
-      tools: { baseCode: ctx.baseCode },
+      tools: { baseCode: ctx.baseCode, ...(tools === undefined ? {} : { tools }) },
+      input,
       ...extra,
     });
+  };
   return {
     name: 'model',
     model: options.model,

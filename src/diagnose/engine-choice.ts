@@ -1,4 +1,10 @@
-import { type ClaudeBudget, createClaudeClient, createClaudeEngine } from '../engines/claude/index.ts';
+import {
+  type ClaudeBudget,
+  createClaudeClient,
+  createClaudeEngine,
+  type ModelInput,
+  PLAIN_SYSTEM,
+} from '../engines/claude/index.ts';
 import { DiagnosisError } from '../errors/index.ts';
 import { loadSkill } from '../skill/index.ts';
 import { claudeEngine } from './claude-engine.ts';
@@ -14,6 +20,7 @@ export const DEFAULT_REPAIR_BUDGET: ClaudeBudget = { toolCalls: 8, tokens: 60_00
 export interface EngineChoice {
   engine?: 'rules' | 'claude';
   model?: string;
+  input?: ModelInput;
 }
 
 /** Everything an engine is made from, whichever source (environment, service config) said it. */
@@ -24,6 +31,8 @@ export interface EngineSettings {
   model: string;
   budget: ClaudeBudget;
   repairBudget: ClaudeBudget;
+  /** What the model is given: the Skill and the gated facts (default), or an ablation's lesser input. */
+  input?: ModelInput;
 }
 
 export async function createEngine(settings: EngineSettings): Promise<Engine> {
@@ -44,9 +53,10 @@ export async function createEngine(settings: EngineSettings): Promise<Engine> {
   return claudeEngine({
     engine: createClaudeEngine({ client }),
     model: settings.model,
-    system: (await loadSkill()).system,
+    system: (settings.input ?? 'skill') === 'skill' ? (await loadSkill()).system : PLAIN_SYSTEM,
     budget: settings.budget,
     repairBudget: settings.repairBudget,
+    ...(settings.input === undefined ? {} : { input: settings.input }),
   });
 }
 
@@ -63,5 +73,6 @@ export function chooseEngine(env: NodeJS.ProcessEnv, choice: EngineChoice = {}):
     model: choice.model ?? env.CI_DIAGNOSIS_MODEL ?? DEFAULT_MODEL,
     budget: DEFAULT_BUDGET,
     repairBudget: DEFAULT_REPAIR_BUDGET,
+    ...(choice.input === undefined ? {} : { input: choice.input }),
   });
 }

@@ -26,6 +26,11 @@ export interface FailureDeps {
   checker: Checker;
   /** Where module borders are; without it no failure is delegated. */
   modules?: ModuleMap;
+  /**
+   * False only for the evaluation's ablations without the gate: the checker still judges the
+   * draft (so unsupported claims are counted) but neither repair nor degrade acts on it.
+   */
+  gate?: boolean;
   log: Pick<Logger, 'warn' | 'info'>;
 }
 
@@ -51,7 +56,8 @@ export async function diagnoseFailure(
   let { draft, usage } = first;
   let findings = await deps.checker.check(draft, input);
   let rounds = 0;
-  if (errors(findings).length > 0 && deps.engine.repair !== undefined && first.canRepair) {
+  const gate = deps.gate ?? true;
+  if (gate && errors(findings).length > 0 && deps.engine.repair !== undefined && first.canRepair) {
     rounds = 1;
     const repaired = await repairOnce(deps, issue, draft, findings);
     usage = addUsage(usage, repaired.usage);
@@ -62,7 +68,8 @@ export async function diagnoseFailure(
   }
   const all = [...first.notes, ...findings];
   let degraded = false;
-  if (errors(findings).length > 0) ({ draft, degraded } = await deps.checker.degrade(draft, findings, input));
+  if (gate && errors(findings).length > 0)
+    ({ draft, degraded } = await deps.checker.degrade(draft, findings, input));
   return {
     diagnosis: { ...draft, triage, usage, check: { findings: all, repair_rounds: rounds, degraded } },
     fellBack: first.fellBack,

@@ -44,6 +44,8 @@ export interface PipelineDeps {
   checker: Checker;
   /** Module borders for delegation (config/modules.json); none → no delegation. */
   modules?: ModuleMap;
+  /** See FailureDeps.gate (evaluation ablations only). */
+  gate?: boolean;
   /** Tokens for the whole run (see RunDeps.runTokens). */
   runTokens?: number;
   /** Failures diagnosed at once (see RunDeps.concurrency). */
@@ -118,6 +120,7 @@ export async function diagnoseContext(
     engine: deps.engine,
     checker: deps.checker,
     ...(deps.modules === undefined ? {} : { modules: deps.modules }),
+    ...(deps.gate === undefined ? {} : { gate: deps.gate }),
     ...(deps.runTokens === undefined ? {} : { runTokens: deps.runTokens }),
     ...(deps.concurrency === undefined ? {} : { concurrency: deps.concurrency }),
     log: deps.log,

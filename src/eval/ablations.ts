@@ -1,19 +1,32 @@
+import type { ModelInput } from '../engines/claude/index.ts';
 import { DiagnosisError } from '../errors/index.ts';
 
 /** The rows of the evaluation (issue 7 "Ablations"); `rules` always runs. */
 export const ABLATIONS = ['rules', 'diff+model', 'facts+model', 'facts+gate+skill', '+delegation'] as const;
 export type Ablation = (typeof ABLATIONS)[number];
 
+/** How a model row is run: what the model is given, whether the checker gates, delegation. */
+export interface ModelRow {
+  input: ModelInput;
+  gate: boolean;
+  delegation: boolean;
+}
+
 /** What the harness does for one row. */
 export type RowPlan =
   | { ablation: Ablation; run: 'rules' }
-  | { ablation: Ablation; run: 'claude'; delegation: boolean }
+  | ({ ablation: Ablation; run: 'claude' } & ModelRow)
   | { ablation: Ablation; run: 'skip'; reason: string };
 
-/** The model ablations the harness cannot run yet, and why. */
-const NOT_IMPLEMENTED: Partial<Record<Ablation, string>> = {
-  'diff+model': 'not implemented yet: the pipeline has no diff-only model input',
-  'facts+model': 'not implemented yet: the location gate and the Skill cannot be switched off',
+/**
+ * The design's ablations. Without the gate the model's draft is the output as submitted (the
+ * checker only counts what it could not tie to evidence); with it, repair and degrade apply.
+ */
+const MODEL_ROWS: Record<Exclude<Ablation, 'rules'>, ModelRow> = {
+  'diff+model': { input: 'diff', gate: false, delegation: false },
+  'facts+model': { input: 'facts', gate: false, delegation: false },
+  'facts+gate+skill': { input: 'skill', gate: true, delegation: false },
+  '+delegation': { input: 'skill', gate: true, delegation: true },
 };
 
 export function parseAblations(names: readonly string[] | undefined): Ablation[] {
@@ -41,8 +54,6 @@ export function planRows(
     if (ablation === 'rules') return { ablation, run: 'rules' };
     if (!hasKey) return { ablation, run: 'skip', reason: 'no ANTHROPIC_API_KEY: model rows need a key' };
     if (engine === 'rules') return { ablation, run: 'skip', reason: '--engine rules: model rows not run' };
-    const missing = NOT_IMPLEMENTED[ablation];
-    if (missing !== undefined) return { ablation, run: 'skip', reason: missing };
-    return { ablation, run: 'claude', delegation: ablation === '+delegation' };
+    return { ablation, run: 'claude', ...MODEL_ROWS[ablation] };
   });
 }

@@ -19,6 +19,21 @@ export const CorpusCase = z.object({
   revision: Sha,
   report: ReportRef,
   history: z.array(ReportRef.extend({ revision: Sha })).default([]),
+  /** The project's main language (real-bug cases), for the per-language breakdown. */
+  language: z.string().min(1).optional(),
+  /**
+   * Where a real-bug case comes from (the upstream commit and how the change was made from it).
+   * Like the truth it is for people and scoring, never for the engine: it names the fix.
+   */
+  provenance: z
+    .object({
+      upstream: z.string().min(1),
+      commit: Sha,
+      url: z.string().url(),
+      method: z.string().min(1),
+      summary: z.string(),
+    })
+    .optional(),
   truth: z.object({
     verdict: Verdict.exclude(['need_evidence']),
     category: RootCause.exclude(['need_evidence']),
@@ -34,10 +49,19 @@ export const CorpusCase = z.object({
 });
 export type CorpusCase = z.infer<typeof CorpusCase>;
 
-/** What an engine may be given: everything but the truth. */
-export type CaseInput = Omit<CorpusCase, 'truth'> & { dir: string };
+/** What an engine may be given: everything but the truth and the provenance. */
+export type CaseInput = Omit<CorpusCase, 'truth' | 'provenance' | 'language'> & { dir: string };
 
-export async function loadCase(dir: string): Promise<{ input: CaseInput; truth: CorpusCase['truth'] }> {
+/** What the scores are grouped by: read beside the truth, never given to the engine. */
+export interface CaseMeta {
+  language: string | null;
+  /** True for a case made from a real upstream commit (it has a provenance). */
+  real: boolean;
+}
+
+export async function loadCase(
+  dir: string,
+): Promise<{ input: CaseInput; truth: CorpusCase['truth']; meta: CaseMeta }> {
   const file = join(dir, 'case.json');
   let raw: unknown;
   try {
@@ -59,8 +83,12 @@ export async function loadCase(dir: string): Promise<{ input: CaseInput; truth: 
       },
     );
   }
-  const { truth, ...rest } = parsed.data;
-  return { input: { ...rest, dir: resolve(dir) }, truth };
+  const { truth, provenance, language, ...rest } = parsed.data;
+  return {
+    input: { ...rest, dir: resolve(dir) },
+    truth,
+    meta: { language: language ?? null, real: provenance !== undefined },
+  };
 }
 
 /** A throwaway clone of the case's bundle; `remove()` deletes it. */

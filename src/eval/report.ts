@@ -1,10 +1,18 @@
 import type { Ablation } from './ablations.ts';
-import { aggregate, type Metrics } from './metrics.ts';
+import { aggregate, type Metrics, type ScoredCase } from './metrics.ts';
 import type { CaseResult } from './run.ts';
 
 /** One row of the results: a run engine/ablation with its metrics and cases, or a skipped one. */
 export type Row =
-  | { ablation: Ablation; engine: string; status: 'ran'; metrics: Metrics; cases: CaseResult[] }
+  | {
+      ablation: Ablation;
+      engine: string;
+      status: 'ran';
+      metrics: Metrics;
+      /** The same metrics per truth verdict, per language and per source (real bug or scenario). */
+      breakdown: Record<string, Metrics>;
+      cases: CaseResult[];
+    }
   | { ablation: Ablation; engine: string | null; status: 'skipped'; reason: string };
 
 export interface EvalResults {
@@ -15,15 +23,72 @@ export interface EvalResults {
 }
 
 export function ranRow(ablation: Ablation, engine: string, cases: CaseResult[]): Row {
-  const scored = cases
-    .filter((c) => c.error === null)
-    .map((c) => ({
-      ms: c.ms,
-      tokens: c.tokens,
-      scores: c.failures.map((f) => f.score),
-      checks: c.failures.map((f) => f.check),
-    }));
-  return { ablation, engine, status: 'ran', metrics: aggregate(scored), cases };
+  const ran = cases.filter((c) => c.error === null);
+  return {
+    ablation,
+    engine,
+    status: 'ran',
+    metrics: aggregate(ran.map(scored)),
+    breakdown: breakdown(ran),
+    cases,
+  };
+}
+
+function scored(c: CaseResult): ScoredCase {
+  return {
+    ms: c.ms,
+    tokens: c.tokens,
+    scores: c.failures.map((f) => f.score),
+    checks: c.failures.map((f) => f.check),
+  };
+}
+
+/** Groups named `verdict:…`, `language:…` and `source:real|scenario`, in name order. */
+function breakdown(cases: readonly CaseResult[]): Record<string, Metrics> {
+  const groups = new Map<string, CaseResult[]>();
+  for (const c of cases) {
+    if (c.group === null) continue;
+    const names = [
+      `verdict:${c.group.verdict}`,
+      `language:${c.group.language ?? 'unknown'}`,
+      `source:${c.group.real ? 'real' : 'scenario'}`,
+    ];
+    for (const name of names) groups.set(name, [...(groups.get(name) ?? []), c]);
+  }
+  return Object.fromEntries(
+    [...groups.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, list]) => [name, aggregate(list.map(scored))]),
+  );
+}
+
+/** The breakdown of one row as a plain-text table (the accuracy columns only). */
+export function formatBreakdown(row: Row): string {
+  if (row.status !== 'ran') return '';
+  const keys: Array<keyof Metrics> = [
+    'verdict',
+    'wrongly_exonerated',
+    'category',
+    'file_top1',
+    'line',
+    'false_precise',
+  ];
+  const header = [
+    'group',
+    'cases',
+    'failures',
+    ...keys.map((k) => COLUMNS.find((c) => c.key === k)?.label ?? k),
+  ];
+  const lines = [
+    header,
+    ...Object.entries(row.breakdown).map(([name, m]) => [
+      name,
+      String(m.cases),
+      String(m.failures),
+      ...keys.map((k) => formatValue(m[k], '%')),
+    ]),
+  ];
+  return alignColumns(lines).join('\n');
 }
 
 /** The metrics as columns: key, header, unit, and whether lower is better. */
@@ -70,14 +135,17 @@ export function formatTable(rows: readonly Row[]): string {
     for (const c of row.cases.filter((x) => x.error !== null))
       notes.push(`  ${row.ablation}: case ${c.id} not run — ${c.error}`);
   }
-  const widths = header.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
-  const text = lines.map((l) =>
+  return [...alignColumns(lines), ...notes].join('\n');
+}
+
+function alignColumns(lines: readonly string[][]): string[] {
+  const widths = (lines[0] ?? []).map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
+  return lines.map((l) =>
     l
       .map((cell, i) => cell.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd(),
   );
-  return [...text, ...notes].join('\n');
 }
 
 function pct(value: number | null): string {

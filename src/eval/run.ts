@@ -35,6 +35,8 @@ export interface FailureResult {
 
 export interface CaseResult {
   id: string;
+  /** The case's truth verdict and language and whether it is a real upstream bug: for the breakdown. */
+  group: { verdict: string; language: string | null; real: boolean } | null;
   /** Wall time of the pipeline (history, scrape, locate, context, diagnose, check), not the clone. */
   ms: number;
   tokens: number;
@@ -47,6 +49,8 @@ export interface RunOptions {
   engine: Engine;
   /** Module delegation (the `+delegation` row). */
   delegation: boolean;
+  /** The checker's repair and degrade (off for the ablations without the gate); default on. */
+  gate?: boolean;
   /** Scrape mode; default: data for Allure reports (fast, no browser), the platform's first otherwise. */
   mode?: ScrapeMode;
   platformsDir: string;
@@ -104,7 +108,7 @@ function tokensOf(d: FailureDiagnosis): number {
 
 /** Runs one case as production would (never giving the engine the truth) and scores it. */
 export async function runCase(dir: string, options: RunOptions): Promise<CaseResult> {
-  const { input, truth } = await loadCase(dir);
+  const { input, truth, meta } = await loadCase(dir);
   const scratch = await mkdtemp(join(tmpdir(), `eval-${input.id}-`));
   const clone = await cloneCase(input);
   const store = new EvidenceStore({ root: join(scratch, 'evidence') });
@@ -122,6 +126,7 @@ export async function runCase(dir: string, options: RunOptions): Promise<CaseRes
         engine: options.engine,
         checker,
         ...(options.delegation || options.engine.name === 'rules' ? { modules: settings.modules } : {}),
+        ...(options.gate === undefined ? {} : { gate: options.gate }),
         log: pino({ level: 'silent' }),
         progress: silent,
         platformsDir: options.platformsDir,
@@ -144,6 +149,7 @@ export async function runCase(dir: string, options: RunOptions): Promise<CaseRes
     );
     return {
       id: input.id,
+      group: { verdict: truth.verdict, language: meta.language, real: meta.real },
       ms,
       tokens: failures.reduce((n, f) => n + f.tokens, 0),
       failures,
@@ -171,7 +177,7 @@ export async function runRow(
     try {
       results.push(await runCase(join(corpus, id), options));
     } catch (err: unknown) {
-      results.push({ id, ms: 0, tokens: 0, failures: [], error: describeError(err) });
+      results.push({ id, group: null, ms: 0, tokens: 0, failures: [], error: describeError(err) });
     }
     progress.tick(id);
   }

@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Builds the real-bug cases of test/corpus/ (format: test/corpus/README.md): a real bug-fix commit of
-# a real open-source project, reverted in the source only, so that the test the fix added fails (the
-# Defects4J / BugsJS / BugsInPy method). Sources in test/corpus/_build/<case>/ (taken from the
-# upstream commit; see README "Real-bug cases"): base/ = the fixed upstream tree (reduced to the
-# files its tests need), revision/ = base with the fix's source change reverted.
-# For each case, as build.sh does: a two-commit repository (fixed authors and dates) -> repo.bundle,
-# the project's own pytest suite with allure-pytest at the base (-> history/base) and at the revision
-# (-> report), allure-commandline 2.46.1 -> Allure 2 reports, case.json; then the self-check.
-# Independent of build.sh (which does not call it); shares its venv, _shared/ and corpus.py.
+# Builds the real-bug cases of test/corpus/ (format: test/corpus/README.md, "Real-bug cases"):
+# changes made from real commits of real open-source projects (a bug fix reverted in the source
+# only, a behaviour change whose test update is left out, a service the suite needs left absent, a
+# flaky test's fix undone, a bug already on the target branch), run with the project's own tests
+# and a real reporter.
 #
-# Usage: bash test/corpus/build-oss.sh [CASE...]   (default: every case; idempotent)
-#        bash test/corpus/build-oss.sh --check      (only the self-check of the committed cases)
-# Needs: node 20 + the root node_modules (allure-commandline; npm ci first), java 17, python3 and,
-# on the first run, PyPI (pytest, allure-pytest: _build/requirements-python.txt).
+# Two steps, so that no upstream tree is kept outside the case's own bundle:
+#   import CASE UPSTREAM_GIT   the upstream commit (case.in.json provenance.commit) of a local
+#                              mirror, reduced to `keep`, + _build/CASE/base.patch if present
+#                              -> base commit; + _build/CASE/change.patch -> revision commit;
+#                              -> CASE/repo.bundle (fixed authors and dates: stable shas)
+#   [CASE...]                  from CASE/repo.bundle: the `runs` of case.in.json (each the
+#                              project's tests at base or revision in a CI-like workspace, retried
+#                              until its expected outcome) -> report/ and history/*, case.json,
+#                              then the self-check. Default: every case with a provenance.
+#   --check                    only the self-check of the committed cases
+#
+# _build/CASE/: case.in.json, base.msg, revision.msg, change.patch [, base.patch]
+# _build/_runners/RUNNER.sh: runner_setup; runner_test WS RESULTS LOG (test failures are not
+#                            errors); runner_report RESULTS DEST; RUNNER_PLATFORM
+# _build/_repos/REPOSITORY.sh (optional): prepare WS, the project's build step before its tests
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -23,16 +30,22 @@ SRC="$CORPUS/_build"
 SHARED="$CORPUS/_shared/allure2"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/ci-diagnosis/corpus"
 OUT="$CACHE/out"
-VENV="$CACHE/venv"
 ALLURE2="$ROOT/node_modules/allure-commandline/dist/bin/allure"
-ALL_CASES=(humanize-metric-carry humanize-size-rollover parse-findall-case parse-unused-align)
 
 export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONDONTWRITEBYTECODE=1
-export NO_COLOR=1 FORCE_COLOR=0
+export NO_COLOR=1 FORCE_COLOR=0 GOTOOLCHAIN=local
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
 
 log() { printf '\n==> %s\n' "$*" >&2; }
 die() { echo "build-oss.sh: $*" >&2; exit 1; }
+field() { python3 "$SRC/corpus.py" field "$SRC/$1/case.in.json" "$2"; } # field CASE DOTTED.KEY
+
+oss_cases() {
+  local f
+  for f in "$SRC"/*/case.in.json; do
+    if python3 "$SRC/corpus.py" field "$f" provenance.commit >/dev/null 2>&1; then basename "$(dirname "$f")"; fi
+  done
+}
 
 check_cases() { # check_cases CASE...
   log "self-check"
@@ -52,6 +65,42 @@ check_cases() { # check_cases CASE...
   [ "$failed" = 0 ] || die "self-check failed"
 }
 
+# ---- import: upstream commit -> two-commit repository -> repo.bundle ------------------------------
+commit_all() { # commit_all REPO MESSAGE NAME EMAIL DATE
+  git -C "$1" add -A
+  GIT_AUTHOR_NAME="$3" GIT_AUTHOR_EMAIL="$4" GIT_AUTHOR_DATE="$5" \
+    GIT_COMMITTER_NAME="$3" GIT_COMMITTER_EMAIL="$4" GIT_COMMITTER_DATE="$5" \
+    git -C "$1" commit -q --no-verify --allow-empty -F "$2"
+}
+
+import_case() { # import_case CASE UPSTREAM_GIT
+  local c="$1" upstream="$2" repo="$CACHE/repos/$1" commit keep
+  [ -f "$SRC/$c/change.patch" ] || die "$c: no change.patch"
+  commit=$(field "$c" provenance.commit)
+  git -C "$upstream" cat-file -e "$commit^{commit}" 2>/dev/null || die "$c: $commit not in $upstream"
+  mapfile -t keep < <(field "$c" keep)
+  [ ${#keep[@]} -gt 0 ] || die "$c: case.in.json has no keep paths"
+  rm -rf "$repo" && mkdir -p "$repo"
+  git -C "$repo" init -q -b main
+  git -C "$upstream" archive --format=tar "$commit" -- "${keep[@]}" | tar -x -C "$repo"
+  if [ -f "$SRC/$c/base.patch" ]; then git -C "$repo" apply --whitespace=nowarn "$SRC/$c/base.patch"; fi
+  commit_all "$repo" "$SRC/$c/base.msg" "Mara Maintainer" "mara@example.com" "2026-03-02T09:15:00+00:00"
+  git -C "$repo" checkout -q -b change
+  git -C "$repo" apply --whitespace=nowarn "$SRC/$c/change.patch"
+  commit_all "$repo" "$SRC/$c/revision.msg" "Chris Contributor" "chris@example.com" "2026-03-04T16:40:00+00:00"
+  git -C "$repo" checkout -q main
+  mkdir -p "$CORPUS/$c"
+  git -C "$repo" -c pack.threads=1 bundle create -q "$CORPUS/$c/repo.bundle" HEAD main change
+  log "$c imported: base $(git -C "$repo" rev-parse main), revision $(git -C "$repo" rev-parse change)"
+}
+
+if [ "${1:-}" = "import" ]; then
+  [ $# -eq 3 ] || die "usage: build-oss.sh import CASE UPSTREAM_GIT"
+  import_case "$2" "$3"
+  exit 0
+fi
+
+mapfile -t ALL_CASES < <(oss_cases)
 if [ "${1:-}" = "--check" ]; then
   check_cases "${ALL_CASES[@]}"
   exit 0
@@ -59,10 +108,15 @@ fi
 
 CASES=("$@")
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL_CASES[@]}")
-for c in "${CASES[@]}"; do [ -f "$SRC/$c/case.in.json" ] || die "unknown case: $c"; done
+for c in "${CASES[@]}"; do
+  [ -f "$SRC/$c/case.in.json" ] || die "unknown case: $c"
+  [ -f "$CORPUS/$c/repo.bundle" ] || die "$c: no repo.bundle (build-oss.sh import $c UPSTREAM_GIT first)"
+done
 for tool in node python3 java git; do command -v "$tool" >/dev/null || die "missing tool: $tool"; done
 [ -x "$ALLURE2" ] || die "run npm ci at the repository root first (allure-commandline missing)"
 
+# CI-like workspace: report paths look like /builds/ci-corpus/<repository>/..., a prefix that
+# config/path-mapping.json strips
 if [ -n "${CORPUS_WORKSPACE:-}" ]; then
   WS_ROOT="$CORPUS_WORKSPACE"
 elif mkdir -p /builds/ci-corpus 2>/dev/null && [ -w /builds/ci-corpus ]; then
@@ -72,50 +126,16 @@ else
 fi
 mkdir -p "$WS_ROOT" "$OUT"
 
-python_env() { # the same venv as build.sh
-  local req="$SRC/requirements-python.txt"
-  if [ ! -x "$VENV/bin/python" ] || ! cmp -s "$req" "$VENV/.requirements"; then
-    log "Python venv ($VENV)"
-    rm -rf "$VENV"
-    python3 -m venv "$VENV"
-    "$VENV/bin/python" -m pip install -q -r "$req"
-    cp "$req" "$VENV/.requirements"
+# ---- helpers for the runners ----------------------------------------------------------------------
+# run_tests LOG cmd... : tests may fail (exit 1); any other exit code is a real error
+run_tests() {
+  local logfile="$1" rc=0
+  shift
+  "$@" >"$logfile" 2>&1 || rc=$?
+  if [ "$rc" -gt 1 ]; then
+    tail -40 "$logfile" >&2
+    die "exit code $rc: $* (log: $logfile)"
   fi
-}
-
-BASE="" REV=""
-commit_tree() { # commit_tree REPO TREE MESSAGE NAME EMAIL DATE
-  local repo="$1" tree="$2"
-  find "$repo" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
-  cp -R "$tree/." "$repo/"
-  find "$repo" -path "$repo/.git" -prune -o -type f -exec chmod 0644 {} +
-  git -C "$repo" add -A
-  GIT_AUTHOR_NAME="$4" GIT_AUTHOR_EMAIL="$5" GIT_AUTHOR_DATE="$6" \
-    GIT_COMMITTER_NAME="$4" GIT_COMMITTER_EMAIL="$5" GIT_COMMITTER_DATE="$6" \
-    git -C "$repo" commit -q --no-verify -F "$3"
-}
-
-make_repo() { # make_repo CASE : sets BASE and REV, writes CASE/repo.bundle
-  local c="$1" repo="$CACHE/repos/$1"
-  rm -rf "$repo"
-  mkdir -p "$repo"
-  git -C "$repo" init -q -b main
-  commit_tree "$repo" "$SRC/$c/base" "$SRC/$c/base.msg" "Mara Maintainer" "mara@example.com" "2026-03-02T09:15:00+00:00"
-  git -C "$repo" checkout -q -b change
-  commit_tree "$repo" "$SRC/$c/revision" "$SRC/$c/revision.msg" "Chris Contributor" "chris@example.com" "2026-03-04T16:40:00+00:00"
-  git -C "$repo" checkout -q main
-  BASE=$(git -C "$repo" rev-parse main)
-  REV=$(git -C "$repo" rev-parse change)
-  mkdir -p "$CORPUS/$c"
-  git -C "$repo" -c pack.threads=1 bundle create -q "$CORPUS/$c/repo.bundle" HEAD main change
-}
-
-workspace() { # workspace CASE REPOSITORY SHA : a fresh clone of the bundle at SHA; prints its path
-  local ws="$WS_ROOT/$2"
-  rm -rf "$ws"
-  git clone -q --no-checkout "$CORPUS/$1/repo.bundle" "$ws"
-  git -C "$ws" checkout -q --detach "$3"
-  echo "$ws"
 }
 
 allure_report() { # allure_report RESULTS DEST : an Allure 2 report whose assets/ links to the shared copy
@@ -137,44 +157,72 @@ allure_report() { # allure_report RESULTS DEST : an Allure 2 report whose assets
   ln -s "$rel" "$dest/assets"
 }
 
-# prepare_<repository> WS : the project's build step before its tests (none for parse)
-prepare_humanize() {
-  # hatch-vcs writes src/humanize/_version.py (git-ignored) when the package is built; do the same
-  # (the upstream commits are 37 and 38 commits after the tag 4.15.0; no test reads the version)
-  printf '__version__ = version = "4.15.0"\n' >"$1/src/humanize/_version.py"
+junit_report() { # junit_report RESULTS DEST : the runner's JUnit XML files, as a folder
+  rm -rf "$2"
+  mkdir -p "$2"
+  find "$1" -maxdepth 1 -name '*.xml' -exec cp {} "$2/" \;
+  [ -n "$(ls -A "$2")" ] || die "no JUnit XML in $1"
 }
-prepare_parse() { :; }
 
-pytest_run() { # pytest_run REPOSITORY WS RESULTS LOG : the project's pytest suite, with allure-pytest
-  local rc=0
-  rm -rf "$3"
-  "prepare_$1" "$2"
-  (cd "$2" && PYTHONPATH="$2/src:$2" "$VENV/bin/python" -m pytest -p no:cacheprovider --color=no \
-    --alluredir "$3" --clean-alluredir) >"$4" 2>&1 || rc=$?
-  if [ "$rc" -gt 1 ]; then
-    tail -40 "$4" >&2
-    die "pytest exit code $rc in $2 (log: $4)"
-  fi
+# ---- build: runs from the bundle -> reports, case.json ---------------------------------------------
+workspace() { # workspace CASE REPOSITORY SHA : a fresh clone of the bundle at SHA; prints its path
+  local ws="$WS_ROOT/$2"
+  rm -rf "$ws"
+  git clone -q --no-checkout "$CORPUS/$1/repo.bundle" "$ws"
+  git -C "$ws" checkout -q --detach "$3"
+  echo "$ws"
+}
+
+# one_run CASE REPOSITORY SHA DEST EXPECT ATTEMPTS : runs until the outcome is EXPECT (pass | fail | any)
+one_run() {
+  local c="$1" repository="$2" sha="$3" dest="$4" expect="$5" attempts="$6" i ws failing o
+  for ((i = 1; i <= attempts; i++)); do
+    o="$OUT/$c/$(echo "$dest" | tr / _)-$i"
+    rm -rf "$o" && mkdir -p "$o"
+    ws=$(workspace "$c" "$repository" "$sha")
+    if declare -F prepare >/dev/null; then (cd "$ws" && prepare "$ws"); fi
+    runner_test "$ws" "$o/results" "$o/test.log"
+    runner_report "$o/results" "$CORPUS/$c/$dest"
+    failing=$(python3 "$SRC/corpus.py" failures "$CORPUS/$c/$dest" "$RUNNER_PLATFORM" | grep -c . || true)
+    rm -rf "${WS_ROOT:?}/$repository"
+    case "$expect" in
+      any) return 0 ;;
+      pass) [ "$failing" -eq 0 ] && return 0 ;;
+      fail) [ "$failing" -gt 0 ] && return 0 ;;
+      *) die "$c: run expect must be pass, fail or any, not $expect" ;;
+    esac
+    echo "   $c $dest attempt $i: $failing failing, want $expect" >&2
+  done
+  die "$c: $dest never gave the outcome $expect in $attempts attempts (logs: $OUT/$c)"
 }
 
 build_case() {
-  local c="$1" repository ws o="$OUT/$1"
+  local c="$1" repository runner base rev line at dest expect attempts sha
   log "$c"
-  repository=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["repository"])' "$SRC/$c/case.in.json")
-  rm -rf "${CORPUS:?}/$c"
-  make_repo "$c"
-  rm -rf "$o" && mkdir -p "$o"
-  ws=$(workspace "$c" "$repository" "$BASE")
-  pytest_run "$repository" "$ws" "$o/base-results" "$o/base.log"
-  ws=$(workspace "$c" "$repository" "$REV")
-  pytest_run "$repository" "$ws" "$o/revision-results" "$o/revision.log"
-  allure_report "$o/base-results" "$CORPUS/$c/history/base"
-  allure_report "$o/revision-results" "$CORPUS/$c/report"
-  python3 "$SRC/corpus.py" write-case "$SRC/$c/case.in.json" "$SRC/$c/revision.msg" "$BASE" "$REV" "$CORPUS/$c/case.json"
-  rm -rf "${WS_ROOT:?}/$repository"
+  repository=$(field "$c" repository)
+  runner=$(field "$c" runner)
+  [ -f "$SRC/_runners/$runner.sh" ] || die "$c: unknown runner $runner (no _build/_runners/$runner.sh)"
+  base=$(git ls-remote "$CORPUS/$c/repo.bundle" refs/heads/main | cut -f1)
+  rev=$(git ls-remote "$CORPUS/$c/repo.bundle" refs/heads/change | cut -f1)
+  (
+    unset -f prepare
+    REPOSITORY_NAME="$repository"
+    # shellcheck source=/dev/null
+    source "$SRC/_runners/$runner.sh"
+    # shellcheck source=/dev/null
+    if [ -f "$SRC/_repos/$repository.sh" ]; then source "$SRC/_repos/$repository.sh"; fi
+    runner_setup
+    rm -rf "${CORPUS:?}/$c/report" "${CORPUS:?}/$c/history"
+    python3 "$SRC/corpus.py" runs "$SRC/$c/case.in.json" >"$OUT/$c.runs"
+    while read -r at dest expect attempts; do
+      if [ "$at" = base ]; then sha="$base"; else sha="$rev"; fi
+      one_run "$c" "$repository" "$sha" "$dest" "$expect" "$attempts"
+    done <"$OUT/$c.runs"
+    python3 "$SRC/corpus.py" write-case "$SRC/$c/case.in.json" "$SRC/$c/revision.msg" "$base" "$rev" \
+      "$CORPUS/$c/case.json" "$RUNNER_PLATFORM"
+  )
 }
 
-python_env
 for c in "${CASES[@]}"; do build_case "$c"; done
 check_cases "${CASES[@]}"
 log "done"

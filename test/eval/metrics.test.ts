@@ -218,8 +218,9 @@ describe('rows and output', () => {
     expect(rows.map((r) => r.run)).toEqual(['rules', 'skip', 'skip']);
     expect(rows[1]).toMatchObject({ reason: expect.stringContaining('ANTHROPIC_API_KEY') });
     const keyed = planRows(['rules', 'diff+model', 'facts+gate+skill', '+delegation'], 'claude', true);
-    expect(keyed.map((r) => r.run)).toEqual(['rules', 'skip', 'claude', 'claude']);
-    expect(keyed[1]).toMatchObject({ reason: expect.stringContaining('not implemented yet') });
+    expect(keyed.map((r) => r.run)).toEqual(['rules', 'claude', 'claude', 'claude']);
+    const rules = planRows(['rules', 'diff+model'], 'rules', true);
+    expect(rules[1]).toMatchObject({ run: 'skip', reason: expect.stringContaining('--engine rules') });
   });
 
   it('prints the summary line and draws an SVG bar', () => {

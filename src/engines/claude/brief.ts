@@ -49,7 +49,7 @@ function compactTriage(triage: Triage) {
   };
 }
 
-function compactIssue(issue: Issue) {
+export function compactIssue(issue: Issue) {
   const facts = takeWithin(
     issue.facts.map((f, index) => ({
       index,
@@ -79,7 +79,7 @@ function compactIssue(issue: Issue) {
   };
 }
 
-function changeFiles(ctx: DiagnosisContext) {
+export function changeFiles(ctx: DiagnosisContext) {
   const files = takeWithin(
     ctx.diff.map((d) => ({ file: d.newPath ?? d.oldPath, status: d.status })),
     BUDGET.files,

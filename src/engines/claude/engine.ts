@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { DiagnosisContext } from '../../context/index.ts';
 import { DiagnosisError } from '../../errors/index.ts';
 import type { Triage } from '../../schemas/index.ts';
-import { firstMessage } from './brief.ts';
+import { briefFor, type ModelInput } from './ablation.ts';
 import { ClaudeBudget } from './budget.ts';
 import type { MessagesClient } from './client.ts';
 import { type ClaudeOutcome, converse, type LoopDeps } from './conversation.ts';
@@ -36,6 +36,8 @@ export interface DiagnoseRequest {
   tools?: ToolAccess;
   /** A delegated sub-diagnosis: the part of the causal chain to examine (appended to the brief). */
   focus?: string;
+  /** What the brief holds (ablation.ts); default `skill`. */
+  input?: ModelInput;
 }
 
 export interface RepairRequest {
@@ -108,10 +110,9 @@ function openSession(request: DiagnoseRequest): ClaudeSession {
     messages: [
       {
         role: 'user',
-        content:
-          request.focus === undefined
-            ? firstMessage(issue, request.triage, request.ctx)
-            : `${firstMessage(issue, request.triage, request.ctx)}\n\n${request.focus}`,
+        content: [briefFor(request.input ?? 'skill', issue, request.triage, request.ctx), request.focus]
+          .filter((part) => part !== undefined)
+          .join('\n\n'),
       },
     ],
     pending: null,

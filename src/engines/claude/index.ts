@@ -1,3 +1,4 @@
+export { briefFor, type ModelInput, PLAIN_SYSTEM, toolsFor } from './ablation.ts';
 export { firstMessage } from './brief.ts';
 export { type BudgetName, ClaudeBudget } from './budget.ts';
 export { type ClaudeClientOptions, createClaudeClient, type MessagesClient } from './client.ts';

@@ -1,10 +1,13 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { DiagnosisContext, RevisionCode } from '../../context/index.ts';
+import type { ReadTool } from '../../tools/index.ts';
 
 /** What the read tools may reach beyond the context (see ToolsetOptions). */
 export interface ToolAccess {
   baseCode?: RevisionCode | null;
   extraEvidence?: readonly string[];
+  /** A subset of the read tools (the `diff` ablation); all of them when absent. */
+  tools?: readonly ReadTool[];
 }
 
 /** The tool_use ids of the turn that submitted, which the next user turn must answer. */

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """Helpers for test/corpus/build.sh (stdlib only).
 
-  corpus.py write-case TEMPLATE MESSAGE BASE REVISION OUT
-      case.json from the case's template (case.in.json) and its revision's commit message
+  corpus.py write-case TEMPLATE MESSAGE BASE REVISION OUT [PLATFORM]
+      case.json from the case's template (case.in.json) and its revision's commit message; with
+      PLATFORM (build-oss.sh), report and history come from the template's runs
+  corpus.py runs TEMPLATE
+      the runs of a real-bug case, one per line: AT(base|revision) PATH EXPECT ATTEMPTS
+  corpus.py field TEMPLATE DOTTED.KEY
+      one field of a template (a list: one item per line); exits 1 when it is absent
   corpus.py failures REPORT_DIR PLATFORM
       prints the failing tests of a report, one per line (Allure 2: failed or broken test
       cases, not retries; JUnit: testcases with a <failure> or <error>)
@@ -17,7 +22,9 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-FIELDS_OUT = ("id", "description", "repository", "base", "revision", "report", "history", "truth")
+FIELDS_OUT = (
+    "id", "description", "repository", "language", "base", "revision", "report", "history", "truth", "provenance",
+)
 
 
 def description_of(message: str) -> str:
@@ -28,9 +35,48 @@ def description_of(message: str) -> str:
     return "\n".join(lines).strip()
 
 
-def write_case(template: str, message: str, base: str, revision: str, out: str) -> None:
+def default_runs(verdict: str) -> list[dict]:
+    """A base run (the target branch) and the revision run (the failing CI run)."""
+    at_base = {"pre_existing": "fail", "caused_by_change": "pass"}.get(verdict, "any")
+    return [
+        {"at": "base", "path": "history/base", "expect": at_base, "attempts": 1},
+        {"at": "revision", "path": "report", "expect": "fail", "attempts": 1},
+    ]
+
+
+def runs_of(template: dict) -> list[dict]:
+    runs = template.get("runs") or default_runs(template["truth"]["verdict"])
+    if sum(1 for run in runs if run["path"] == "report") != 1:
+        raise SystemExit(f"{template['id']}: exactly one run must write the report")
+    return [{"attempts": 1, **run} for run in runs]
+
+
+def print_runs(template: str) -> None:
+    for run in runs_of(json.loads(Path(template).read_text(encoding="utf-8"))):
+        print(run["at"], run["path"], run["expect"], run["attempts"])
+
+
+def print_field(template: str, dotted: str) -> None:
+    value = json.loads(Path(template).read_text(encoding="utf-8"))
+    for key in dotted.split("."):
+        if not isinstance(value, dict) or key not in value:
+            sys.exit(1)
+        value = value[key]
+    print("\n".join(value) if isinstance(value, list) else value)
+
+
+def write_case(template: str, message: str, base: str, revision: str, out: str, platform: str = "") -> None:
     text = Path(template).read_text(encoding="utf-8").replace("@BASE@", base).replace("@REVISION@", revision)
     case = json.loads(text)
+    if platform:
+        shas = {"base": base, "revision": revision}
+        runs = runs_of(case)
+        case["report"] = {"path": "report", "platform": platform}
+        case["history"] = [
+            {"path": run["path"], "platform": platform, "revision": shas[run["at"]]}
+            for run in runs
+            if run["path"] != "report"
+        ]
     case["description"] = description_of(Path(message).read_text(encoding="utf-8"))
     case["base"] = base
     case["revision"] = revision
@@ -103,10 +149,12 @@ def check(case_dir: str, clone: str) -> None:
             if at_base != failing:
                 problems.append(f"pre-existing: failing at base {at_base} != at revision {failing}")
             base_note = f"base fails the same {len(at_base)}"
-        else:
+        elif truth["verdict"] == "caused_by_change":
             if at_base:
                 problems.append(f"the base run has failing tests: {at_base}")
             base_note = "base passes"
+        else:  # environment, flaky: the base run may have met the same trouble
+            base_note = f"base fails {len(at_base)}"
 
     template = json.loads((Path(__file__).parent / case["id"] / "case.in.json").read_text(encoding="utf-8"))
     expects = [loc.get("expect") for loc in template["truth"]["locations"]]
@@ -138,6 +186,10 @@ def main() -> None:
     command, *args = sys.argv[1:]
     if command == "write-case":
         write_case(*args)
+    elif command == "runs":
+        print_runs(*args)
+    elif command == "field":
+        print_field(*args)
     elif command == "failures":
         print("\n".join(failures(*args)))
     elif command == "check":
