@@ -1,5 +1,5 @@
 import { type FrameFields, TraceBuilder } from './trace-builder.ts';
-import type { Dialect, ParsedTrace } from './types.ts';
+import type { Dialect, ParsedTrace, StackHints } from './types.ts';
 
 /** GOROOT installs (official tarball, distro packages, setup-go, gotip sdk), the module cache, vendor/. */
 export const GO_LIBRARY_PATTERNS: readonly RegExp[] = [
@@ -35,10 +35,12 @@ export const go: Dialect = {
     /(?:^|\.)(?:Test|Benchmark|Fuzz)(?:[A-Z_0-9]|$|\.|\/)/.test(frame.function ?? ''),
 };
 
-function parseGo(lines: readonly string[]): ParsedTrace {
+function parseGo(lines: readonly string[], hints?: StackHints): ParsedTrace {
   const builder = new TraceBuilder();
   let pendingFunction: string | null = null;
-  let currentTest: string | null = null;
+  // A JUnit <failure> from go-junit-report holds the test's log lines without the `=== RUN`
+  // header; the report's test name says whose lines they are (the locator checks the line is in it).
+  let currentTest: string | null = hints?.testName ?? null;
   for (const line of lines) {
     if (GOROUTINE.test(line)) {
       builder.startSection();

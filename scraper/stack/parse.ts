@@ -16,7 +16,7 @@ export function parseTrace(trace: string, hints: StackHints | undefined): Locati
   const language = detectLanguage(trace);
   if (language === 'unknown') return [];
   const dialect = DIALECTS[language];
-  const parsed = dialect.parse(traceLines(trace));
+  const parsed = dialect.parse(traceLines(trace), hints);
   const frames: Frame[] = parsed.frames.map((f) => ({ ...f, file: normaliseReportPath(f.rawFile).file }));
   const traits = classifyFrames(frames, dialect, hints);
   const roles = assignRoles(parsed, traits);

@@ -49,7 +49,8 @@ export interface ParsedTrace {
 /** What a language knows about its own traces. */
 export interface Dialect {
   language: Language;
-  parse(lines: readonly string[]): ParsedTrace;
+  /** `hints` name the test when the trace itself does not (a `go test` log line without its `=== RUN` header). */
+  parse(lines: readonly string[], hints?: StackHints): ParsedTrace;
   /** Runtime or third-party frame, by the language's defaults. */
   isLibrary(frame: Frame): boolean;
   /** Frame in test code by naming convention (test file, test class). */

@@ -54,6 +54,8 @@ interface Call {
   window: Window;
   line: number;
   callee: ChangedFileSpan;
+  /** The unmodified function of a changed file the frame called, which calls `callee`. */
+  through?: ChangedFileSpan;
 }
 
 export async function callLinks(
@@ -85,8 +87,13 @@ export async function callLinks(
         for (const callee of spans) {
           if (simpleName(callee.span.name) !== name || callee.file === window.file) continue;
           if (onStack.has(`${callee.file}#${callee.span.name}`)) continue;
-          if (callee.changed.length > 0) calls.push({ window, line: n, callee });
-          else if (n === window.line) untouched.push(callee);
+          if (callee.changed.length > 0) {
+            calls.push({ window, line: n, callee });
+            continue;
+          }
+          if (n === window.line) untouched.push(callee);
+          for (const inner of await changedCallees(callee, spans, ctx.code, onStack))
+            calls.push({ window, line: n, callee: inner, through: callee });
         }
       }
     }
@@ -94,13 +101,39 @@ export async function callLinks(
       untouchedAt.push({ window, callees: untouched });
   }
   const links = firstCalls(calls).map(callLink);
-  const failingLineLinked = links.length > 0 && calls.some((c) => c.window.frame === innermost);
+  const failingLineLinked = calls.some((c) => c.window.frame === innermost && c.through === undefined);
   return {
     links,
     untouched: failingLineLinked
       ? []
       : untouchedAt.map(({ window, callees }) => untouchedSignal(window, callees)),
   };
+}
+
+/**
+ * One hop further: the modified functions that an unmodified function of a changed file calls
+ * in its body (a public `NewV7` whose helper `makeV7` the change rewrote). Only functions of
+ * the changed files are followed, so the hop stays within the code the change touched.
+ */
+async function changedCallees(
+  fn: ChangedFileSpan,
+  spans: readonly ChangedFileSpan[],
+  code: Pick<RevisionCode, 'read'>,
+  onStack: ReadonlySet<string>,
+): Promise<ChangedFileSpan[]> {
+  const lines = await linesOf(code, fn.file);
+  if (lines === null) return [];
+  const own = simpleName(fn.span.name);
+  const names = new Set<string>();
+  for (let n = fn.span.lines.start; n <= Math.min(fn.span.lines.end, lines.length); n++)
+    for (const name of callNames(lines[n - 1] ?? '')) if (name !== own) names.add(name);
+  return spans.filter(
+    (s) =>
+      s !== fn &&
+      s.changed.length > 0 &&
+      names.has(simpleName(s.span.name)) &&
+      !onStack.has(`${s.file}#${s.span.name}`),
+  );
 }
 
 /** Outer frames first: Python prints the outermost frame first, the JVM, V8 and Go the innermost. */
@@ -150,7 +183,8 @@ function callLink(call: Call): DiffLink {
   const when =
     window.line !== null && call.line < window.line ? ` on line ${call.line}, before the failing line` : '';
   const unconfirmed = window.confirmed ? '' : ' (the frame line as reported; the locator did not confirm it)';
-  const detail = `${frame} calls ${callee.span.name}${when}${unconfirmed}, which this change modified in ${callee.file} (${callee.changed
+  const hop = call.through === undefined ? '' : `${call.through.span.name}, which calls `;
+  const detail = `${frame} calls ${hop}${callee.span.name}${when}${unconfirmed}, which this change modified in ${callee.file} (${callee.changed
     .slice(0, MAX_CITED_RANGES)
     .map(showLines)
     .join(', ')})`;
@@ -159,6 +193,9 @@ function callLink(call: Call): DiffLink {
       .slice(0, MAX_CITED_RANGES)
       .map((lines): Citation => ({ kind: 'diff', file: callee.file, lines })),
     { kind: 'code', file: window.file, lines: { start: call.line, end: call.line } },
+    ...(call.through === undefined
+      ? []
+      : [{ kind: 'code', file: call.through.file, lines: call.through.span.lines } satisfies Citation]),
     { kind: 'code', file: callee.file, lines: callee.span.lines },
     targetCite('changed_function', {
       file: callee.file,
@@ -167,7 +204,9 @@ function callLink(call: Call): DiffLink {
     }),
   ];
   return {
-    strength: window.confirmed ? 'strong' : 'weak',
+    // One hop further is only a candidate: the intermediate may not reach the changed code on
+    // this path (a `post` that verifies and returns before the failing line).
+    strength: window.confirmed && call.through === undefined ? 'strong' : 'weak',
     via: isTestFile(callee.file) ? 'test' : 'call',
     file: callee.file,
     signal: { kind: 'diff_impact', detail, cites },

@@ -128,7 +128,9 @@ export async function gatherInputs(
  *    include a frame calling a function of another file this change modified (calls.ts).
  *    A link beats environment, flaky and other changes' history: a change can produce
  *    environment-looking failures (a wrong host, port, path or version) and intermittent ones
- *    (a race), and another change can break the same test the same way.
+ *    (a race), and another change can break the same test the same way. Except: links only
+ *    in test code (a test the change added or edited) do not beat an environment reason — the
+ *    new test met the same absent service as the old ones.
  * 3. environment — an environment signal in the failure's own reason (or, for a test timeout,
  *    which has no reason of its own, in its logs).
  * 4. flaky — passed on a retry in this run, flipped at this revision, flagged by the report, or
@@ -153,7 +155,8 @@ export function decide(inputs: TriageInputs): Decision {
       ]);
     return made('pre_existing', 'pre_existing', 'mainline_history', deciding);
   }
-  if (strong.length > 0)
+  const testOnly = strong.every((l) => l.via === 'test');
+  if (strong.length > 0 && !(testOnly && env.length > 0))
     return made('caused_by_change', linkCategory(inputs, strong), 'diff_link', signals(strong));
   if (env.length > 0) return made('environment', 'environment', 'environment', signals(env));
   if (inputs.flaky.length > 0)

@@ -340,6 +340,31 @@ class Audit {
     expect(links.map((l) => [l.file, l.strength])).toEqual([['src/main/java/a/Controller.java', 'weak']]);
   });
 
+  it('follows one hop through an unmodified function of a changed file, and only weakly', async () => {
+    const wrapped = `${PRICE}
+
+def quote(net, rate):
+    return gross_price(net, rate)
+`;
+    const test = 'def test_quote():\n    assert quote(1, 0) == 1\n';
+    const issue = issueWith({
+      candidates: [frame('tests/test_quote.py', { line: 2, fn: ['test_quote', 1, 2], role: 'test' })],
+    });
+    const code = codeFrom({ 'pricing/price.py': wrapped, 'tests/test_quote.py': test }, parser);
+    const { links } = await callLinks(issue, { diff: [changed('pricing/price.py', [[5, 1, 5, 1]])], code });
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatchObject({ strength: 'weak', via: 'call', file: 'pricing/price.py' });
+    expect(links[0]?.signal.detail).toMatch(/calls quote, which calls gross_price, which this change modified/);
+    expect(links[0]?.signal.cites).toContainEqual({
+      kind: 'code',
+      file: 'pricing/price.py',
+      lines: { start: 13, end: 14 },
+    });
+    // Without the hop's callee changed, nothing links.
+    const none = await callLinks(issue, { diff: [changed('pricing/price.py', [[9, 1, 9, 1]])], code });
+    expect(none.links.map((l) => l.signal.detail)).not.toContainEqual(expect.stringMatching(/which calls/));
+  });
+
   it('finds nothing without a diff, without located frames, or without parsable changed files', async () => {
     const issue = issueWith({
       candidates: [frame('tests/test_price.py', { line: 6, fn: ['test_rounds', 4, 6], role: 'test' })],

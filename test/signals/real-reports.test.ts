@@ -253,13 +253,17 @@ describe('signals on the real fixture reports', () => {
       ]);
     });
 
-    it('says the guest failure ran none of the changed code, and leaves the verdict open', async () => {
+    it('names the one-hop candidate of the guest failure, and leaves the verdict open', async () => {
       const triage = await triageIssue(byName(located, 'quotes shipping for a guest customer'), ctx, deps());
 
       expect([triage.verdict, triage.category]).toEqual(['need_evidence', 'need_evidence']);
-      expect(triage.signals.map((s) => s.kind)).toEqual(['no_diff_link']);
+      // checkout posts to the ledger before the failing line, and post calls the changed verify:
+      // a weak link, listed for the engine, deciding nothing — and "ran none of the changed code"
+      // can no longer be said.
+      expect(triage.signals.map((s) => s.kind)).toEqual(['diff_impact']);
+      expect(triage.signals[0]?.detail).toMatch(/calls Ledger\.post, which calls Ledger\.verify .*modified/);
       expect(triage.signals[0]?.cites).toContainEqual(
-        expect.objectContaining({ kind: 'code', file: 'src/shipping.ts' }),
+        expect.objectContaining({ kind: 'code', file: 'src/ledger.ts' }),
       );
     });
 
@@ -291,7 +295,7 @@ describe('signals on the real fixture reports', () => {
       });
 
       expect([guest.verdict, guest.category]).toEqual(['pre_existing', 'pre_existing']);
-      expect(guest.signals.map((s) => s.kind)).toEqual(['pre_existing', 'no_diff_link']);
+      expect(guest.signals.map((s) => s.kind)).toEqual(['pre_existing', 'diff_impact']);
       // History beats the diff link; the link stays listed.
       expect([ledger.verdict, ledger.signals.map((s) => s.kind)]).toEqual([
         'pre_existing',

@@ -165,6 +165,14 @@ describe('decide: the precedence table', () => {
       'diff_link',
       ['strong production'],
     ],
+    [
+      'environment and a strong link in test code only (a new test met the same absent service)',
+      { links: [strong('test')], environment: [env()] },
+      'environment',
+      'environment',
+      'environment',
+      ['env reason'],
+    ],
     ['flaky', { flaky: [flaky] }, 'flaky', 'flaky', 'flaky', ['retry']],
     [
       'flaky and a strong link',

@@ -242,6 +242,14 @@ describe('Go stack traces', () => {
     ]);
   });
 
+  it("names a JUnit failure's log lines (no === RUN header) after the report's test", () => {
+    const junitFailure = '    uuid_test.go:893: monotonicity failed at #1';
+    expect(parseStackTrace(junitFailure, { testName: 'TestVersion7Monotonicity' })).toMatchObject([
+      { file: 'uuid_test.go', line: 893, function: 'TestVersion7Monotonicity' },
+    ]);
+    expect(parseStackTrace(junitFailure)[0]?.function).toBeNull();
+  });
+
   it('marks pkg/mod dependencies as library', () => {
     const locations = parseStackTrace(MODULE_CACHE);
     expect(locations[1]).toMatchObject({
