@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Command } from 'commander';
+import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { evidenceChecker } from '../check/index.ts';
 import {
@@ -17,9 +18,9 @@ import {
 import { createEngine, loadPipelineSettings } from '../diagnose/index.ts';
 import { DiagnosisError } from '../errors/index.ts';
 import { GerritClient } from '../gerrit/index.ts';
-import { buildApp, Counters, countingStages, runStage, Worker } from '../service/index.ts';
+import { buildApp, Counters, countingStages, crashPointFromEnv, runStage, Worker } from '../service/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
-import { openRunStorage } from '../store/runs/index.ts';
+import { openRunStorage, type Stage } from '../store/runs/index.ts';
 import { SignatureStore } from '../store/signatures/index.ts';
 import { createProgress } from './progress.ts';
 
@@ -29,14 +30,22 @@ export function registerServe(program: Command, log: Logger, platformsDir: strin
     .description('Run the service: HTTP API, report pages, Gerrit hooks and the diagnosis worker')
     .action(async () => {
       const loaded = loadConfig(process.env, nodeReadFile);
+      const crashAfter = crashPointFromEnv(process.env);
+      if (crashAfter !== null)
+        log.warn({ crashAfter }, 'test-only crash point set: this process will kill itself');
       log.info({ config: describeConfig(loaded) }, 'configuration');
-      await serve(loaded.config, log, platformsDir);
+      await serve(loaded.config, log, platformsDir, crashAfter);
     });
 }
 
 /** Starts everything from one validated configuration and stops it gracefully on SIGTERM/SIGINT. */
-async function serve(config: ServiceConfig, log: Logger, platformsDir: string): Promise<void> {
-  const service = await openService(config, log, platformsDir);
+async function serve(
+  config: ServiceConfig,
+  log: Logger,
+  platformsDir: string,
+  crashAfter: Stage | null,
+): Promise<void> {
+  const service = await openService(config, log, platformsDir, crashAfter);
   await service.app.listen({ host: config.server.host, port: config.server.port });
   service.worker.start();
   await new Promise<void>((resolve) => {
@@ -50,7 +59,12 @@ async function serve(config: ServiceConfig, log: Logger, platformsDir: string): 
 }
 
 /** The stores (unfinished runs recovered), the engine, the worker and the HTTP app. */
-async function openService(config: ServiceConfig, log: Logger, platformsDir: string) {
+async function openService(
+  config: ServiceConfig,
+  log: Logger,
+  platformsDir: string,
+  crashAfter: Stage | null,
+) {
   const paths = storagePaths(config);
   mkdirSync(paths.dataDir, { recursive: true });
   const storage = openRunStorage(paths.dataDir);
@@ -80,6 +94,7 @@ async function openService(config: ServiceConfig, log: Logger, platformsDir: str
     gerrit,
     repoFor: (project: string | null) => repoUrl(config, project),
     cacheDir: paths.reposDir,
+    gitLimit: pLimit(config.limits.gitConcurrency),
     publish: publishOptions(config),
     pageUrl: (id: string) => `${base}runs/${id}`,
   };
@@ -90,6 +105,7 @@ async function openService(config: ServiceConfig, log: Logger, platformsDir: str
     runStage: countingStages((job, run) => runStage(job, run, stageDeps), counters),
     log,
     workerId: `serve-${process.pid}`,
+    crashAfter,
   });
   const app = await buildApp({
     runs: storage.runs,

@@ -33,6 +33,7 @@ export {
 export { ConfigSchema, parseCidr, type RawConfig, RawConfigSchema, type ServiceConfig } from './schema.ts';
 export {
   CONFIG_FILE_ENV,
+  CRASH_AFTER_ENV,
   envNameOf,
   envTable,
   knownEnvNames,

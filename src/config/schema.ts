@@ -273,7 +273,7 @@ const Limits = z.strictObject({
     doc: 'Runs worked on at once.',
   }),
   gitConcurrency: setting(Count.default(2), {
-    doc: 'Git fetches at once.',
+    doc: 'Git clones and fetches at once, across all runs (apart from browser pages and model calls).',
   }),
   requestBodyBytes: setting(Count.default(1_048_576), {
     doc: 'Largest JSON request body (API and webhook).',

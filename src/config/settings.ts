@@ -20,6 +20,8 @@ export interface Setting extends SettingInfo {
 
 /** Names the loader reads besides the settings themselves. */
 export const CONFIG_FILE_ENV = 'CI_DIAGNOSIS_CONFIG';
+/** Test-only: the stage after which `serve` kills itself (read and checked by src/service/worker.ts). */
+export const CRASH_AFTER_ENV = 'CI_DIAGNOSIS_CRASH_AFTER';
 export const ENV_PREFIX = 'CI_DIAGNOSIS_';
 
 function snake(segment: string): string {
@@ -102,7 +104,7 @@ export const SECTIONS: ReadonlySet<string> = new Set(
 
 /** Every environment name the loader understands. */
 export function knownEnvNames(): Set<string> {
-  return new Set([CONFIG_FILE_ENV, ...SETTINGS.flatMap((s) => s.envNames)]);
+  return new Set([CONFIG_FILE_ENV, CRASH_AFTER_ENV, ...SETTINGS.flatMap((s) => s.envNames)]);
 }
 
 /** The env mapping as a Markdown table (what docs/containers.md shows). */

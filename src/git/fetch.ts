@@ -9,6 +9,16 @@ export interface FetchRequest {
   ref: string;
 }
 
+/**
+ * Admits one network git operation (a clone or a fetch) when a slot is free. Fetches are a
+ * resource of their own, apart from browser pages and model calls: every run of a busy hour
+ * would otherwise open its own upload-pack on the same Gerrit at once. p-limit's limit is one.
+ */
+export type GitNetworkLimit = <T>(operation: () => Promise<T>) => Promise<T>;
+
+/** Each operation runs as it comes: for one-off CLI runs, where there is nothing to share. */
+export const unlimitedGit: GitNetworkLimit = (operation) => operation();
+
 /** Brings revisions in from a repository's remote; a plain local repository has none. */
 export interface RevisionFetcher {
   fetch(request: FetchRequest): Promise<void>;
@@ -55,12 +65,13 @@ export class RemoteFetcher implements RevisionFetcher {
   constructor(
     private readonly runner: GitRunner,
     private readonly remote: string,
+    private readonly limit: GitNetworkLimit = unlimitedGit,
   ) {}
 
   async fetch(request: FetchRequest): Promise<void> {
     const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--end-of-options', this.remote];
     try {
-      await this.runner.run([...args, `+${request.source}:${request.ref}`]);
+      await this.limit(() => this.runner.run([...args, `+${request.source}:${request.ref}`]));
     } catch (err: unknown) {
       if (!NOT_ON_REMOTE.test(describeError(err))) throw err;
       throw new DiagnosisError(
@@ -72,15 +83,17 @@ export class RemoteFetcher implements RevisionFetcher {
   }
 
   async refresh(): Promise<void> {
-    await this.runner.run([
-      'fetch',
-      '--quiet',
-      '--prune',
-      '--no-write-fetch-head',
-      '--end-of-options',
-      this.remote,
-      '+refs/heads/*:refs/heads/*',
-      '+refs/tags/*:refs/tags/*',
-    ]);
+    await this.limit(() =>
+      this.runner.run([
+        'fetch',
+        '--quiet',
+        '--prune',
+        '--no-write-fetch-head',
+        '--end-of-options',
+        this.remote,
+        '+refs/heads/*:refs/heads/*',
+        '+refs/tags/*:refs/tags/*',
+      ]),
+    );
   }
 }

@@ -5,9 +5,11 @@ export {
   FETCHED_PREFIX,
   type FetchRequest,
   fetchRequestFor,
+  type GitNetworkLimit,
   isFullRefName,
   RemoteFetcher,
   type RevisionFetcher,
+  unlimitedGit,
 } from './fetch.ts';
 export { LruCache, type LruOptions } from './lru.ts';
 export { type MappedLine, mapLine } from './map-line.ts';

@@ -2,13 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { DiagnosisError, describeError } from '../errors/index.ts';
-import { RemoteFetcher } from './fetch.ts';
+import { type GitNetworkLimit, RemoteFetcher, unlimitedGit } from './fetch.ts';
 import { GitObjects, type GitObjectsOptions } from './objects.ts';
 import { GitRunner, redactCredentials } from './runner.ts';
 
 export interface RepoCacheOptions extends Omit<GitObjectsOptions, 'fetcher'> {
   /** Folder holding one bare mirror per project (`<project, URI-encoded>.git`). */
   dir: string;
+  /** Admits clones and fetches; share one across caches to bound them process-wide. Default: none. */
+  networkLimit?: GitNetworkLimit;
 }
 
 /** What git prints when the remote repository itself is not there. */
@@ -24,12 +26,14 @@ const REPO_MISSING =
 export class RepoCache {
   private readonly dir: string;
   private readonly options: Omit<GitObjectsOptions, 'fetcher'>;
+  private readonly limit: GitNetworkLimit;
   private readonly opened = new Map<string, { remote: string; objects: Promise<GitObjects> }>();
 
   constructor(options: RepoCacheOptions) {
-    const { dir, ...rest } = options;
+    const { dir, networkLimit, ...rest } = options;
     this.dir = resolvePath(dir);
     this.options = rest;
+    this.limit = networkLimit ?? unlimitedGit;
   }
 
   /** Where `project`'s mirror lives. The name is URI-encoded, so `a/../b` stays one folder name. */
@@ -81,7 +85,7 @@ export class RepoCache {
         input: path,
       });
     }
-    return new GitObjects(path, { ...this.options, fetcher: new RemoteFetcher(runner, remote) });
+    return new GitObjects(path, { ...this.options, fetcher: new RemoteFetcher(runner, remote, this.limit) });
   }
 
   /**
@@ -92,14 +96,9 @@ export class RepoCache {
     mkdirSync(this.dir, { recursive: true });
     const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
     try {
-      await new GitRunner(this.dir, this.options).run([
-        'clone',
-        '--bare',
-        '--quiet',
-        '--',
-        remote,
-        temporary,
-      ]);
+      await this.limit(() =>
+        new GitRunner(this.dir, this.options).run(['clone', '--bare', '--quiet', '--', remote, temporary]),
+      );
     } catch (err: unknown) {
       rmSync(temporary, { recursive: true, force: true });
       const missing = REPO_MISSING.test(describeError(err));

@@ -1,4 +1,4 @@
-import { GitDiffSource, GitObjects, RepoCache } from '../git/index.ts';
+import { GitDiffSource, type GitNetworkLimit, GitObjects, RepoCache } from '../git/index.ts';
 import { createCodeParser } from './anchor/index.ts';
 import type { LocatorDeps } from './locator.ts';
 import { loadPathRules } from './rules.ts';
@@ -25,9 +25,11 @@ export function isRemote(repo: string): boolean {
  */
 export async function openLocatorDeps(
   repo: string,
-  options: { rulesPath?: string; cacheDir?: string; project?: string } = {},
+  options: { rulesPath?: string; cacheDir?: string; project?: string; gitLimit?: GitNetworkLimit } = {},
 ): Promise<LocatorDeps & { close(): Promise<void> }> {
-  const cache = isRemote(repo) ? new RepoCache({ dir: options.cacheDir ?? 'var/repos' }) : null;
+  const cache = isRemote(repo)
+    ? new RepoCache({ dir: options.cacheDir ?? 'var/repos', networkLimit: options.gitLimit })
+    : null;
   const objects = cache
     ? await cache.open(options.project ?? projectOf(repo), repo)
     : await GitObjects.openLocal(repo);

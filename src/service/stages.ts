@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { openContext } from '../context/index.ts';
 import { diagnoseContext, type PipelineDeps, scrape } from '../diagnose/index.ts';
-import { DiagnosisError } from '../errors/index.ts';
+import { DiagnosisError, isDiagnosisError } from '../errors/index.ts';
 import { changeIdOf, type GerritClient } from '../gerrit/index.ts';
+import type { GitNetworkLimit } from '../git/index.ts';
 import { createLocator, type LocatorDeps, locateDocument, openLocatorDeps } from '../locate/index.ts';
 import { type PublishOptions, publishDiagnosis } from '../publish/index.ts';
 import { DiagnosisRun, FactsDocument } from '../schemas/index.ts';
@@ -31,6 +32,8 @@ export interface StageDeps {
   /** The repository of a project: a local path or a remote URL (credentials allowed; they are redacted). */
   repoFor(project: string | null): string;
   cacheDir: string;
+  /** One for the whole process (limits.gitConcurrency): clones and fetches of every run share it. */
+  gitLimit: GitNetworkLimit;
   publish: Partial<PublishOptions>;
   /** Our page for a run, linked from the Gerrit summary; null without a public URL. */
   pageUrl(runId: string): string | null;
@@ -105,6 +108,7 @@ async function withCode<T>(
   const locator = await openLocatorDeps(target.repo, {
     cacheDir: deps.cacheDir,
     project: run.request.project ?? 'default',
+    gitLimit: deps.gitLimit,
   });
   try {
     await locator.objects.ensure(target.ref ?? target.revision);
@@ -116,18 +120,37 @@ async function withCode<T>(
 
 async function locateStage(run: Run, deps: StageDeps): Promise<FactsDocument> {
   const facts = FactsDocument.parse(await outputOf(deps.runs, run.id, 'scrape'));
-  return withCode(run, deps, (locator, target) =>
+  return withCode(run, deps, async (locator, target) =>
     locateDocument(
       facts,
       {
         repository: run.request.project ?? 'default',
         revision: target.revision,
-        reportRevision: null,
+        reportRevision: await reportRevisionOf(run, locator, deps),
         diffBase: null,
       },
       createLocator(locator),
     ),
   );
+}
+
+/**
+ * The commit CI says it tested, when it is here or can be fetched. One the remote does not have
+ * (a merge CI made and never pushed) leaves the report's lines untrusted instead of failing the run.
+ */
+async function reportRevisionOf(run: Run, locator: LocatorDeps, deps: StageDeps): Promise<string | null> {
+  const revision = run.request.report_revision;
+  if (revision === null) return null;
+  try {
+    return await locator.objects.ensure(revision);
+  } catch (err: unknown) {
+    if (!isDiagnosisError(err) || err.code !== 'REVISION_NOT_FOUND') throw err;
+    deps.pipeline.log.warn(
+      { run: run.id, report_revision: revision, err: err.message },
+      "the report's revision is not to be had: its line numbers are not trusted",
+    );
+    return null;
+  }
 }
 
 async function diagnoseStage(job: Job, run: Run, deps: StageDeps): Promise<DiagnosisRun> {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import { isDiagnosisError } from '../errors/index.ts';
-import type { Job, JobQueue, RunStore, Stage, StageCompletion } from '../store/runs/index.ts';
+import { CRASH_AFTER_ENV } from '../config/index.ts';
+import { DiagnosisError, isDiagnosisError } from '../errors/index.ts';
+import { type Job, type JobQueue, type RunStore, Stage, type StageCompletion } from '../store/runs/index.ts';
 
 /** Errors a retry cannot fix: the input is wrong, not the moment. */
 const PERMANENT = new Set([
@@ -28,6 +29,33 @@ export interface WorkerDeps {
   /** Wait between claims when the queue is empty. */
   pollMs?: number;
   onStage?(stage: Stage, ms: number, ok: boolean): void;
+  /** Test-only crash point (see CRASH_AFTER_ENV); null or absent in production. */
+  crashAfter?: Stage | null;
+}
+
+/**
+ * Test-only: `CI_DIAGNOSIS_CRASH_AFTER=<stage>` makes the worker kill its process with SIGKILL the
+ * moment that stage's work has returned — its side effects done (for publish: the review is on
+ * Gerrit) — and before the queue records it. That is the one window where a restart could post
+ * twice, and a kill from outside cannot be timed into it. An unknown stage is refused at start.
+ */
+export function crashPointFromEnv(env: NodeJS.ProcessEnv): Stage | null {
+  const value = env[CRASH_AFTER_ENV];
+  if (value === undefined || value === '') return null;
+  const stage = Stage.safeParse(value);
+  if (!stage.success) {
+    throw new DiagnosisError(
+      'INVALID_ARGUMENT',
+      `${CRASH_AFTER_ENV}=${value} names no stage; expected one of ${Stage.options.join(', ')}`,
+      { input: CRASH_AFTER_ENV },
+    );
+  }
+  return stage.data;
+}
+
+/** No exit handlers, no flushing, no closing of SQLite: as abrupt as the OOM killer. */
+function killSelf(): void {
+  process.kill(process.pid, 'SIGKILL');
 }
 
 /**
@@ -60,6 +88,12 @@ export class Worker {
     const beat = setInterval(() => void this.heartbeat(job, leaseMs), Math.max(1_000, leaseMs / 3));
     try {
       const completion = await this.deps.runStage(job, await this.deps.runs.get(job.run_id));
+      if (job.stage === this.deps.crashAfter) {
+        this.deps.log.warn({ run: job.run_id, stage: job.stage }, `${CRASH_AFTER_ENV}: crashing`);
+        killSelf();
+        // SIGKILL is delivered asynchronously: never let the bookkeeping below slip in first.
+        await new Promise(() => {});
+      }
       await this.deps.queue.complete(job, completion);
       this.deps.onStage?.(job.stage, performance.now() - started, true);
       this.deps.log.info({ run: job.run_id, stage: job.stage }, 'stage done');

@@ -241,6 +241,17 @@ describe('the environment over the files', () => {
     expect(PublishOptions.parse(publishOptions(config))).toEqual(publishOptions(config));
   });
 
+  it('limits git clones and fetches by a count of their own', () => {
+    expect(load().config.limits.gitConcurrency).toBe(2);
+    expect(load({ CI_DIAGNOSIS_LIMITS_GIT_CONCURRENCY: '4' }).config.limits.gitConcurrency).toBe(4);
+    const refused = problems(() => load({ CI_DIAGNOSIS_LIMITS_GIT_CONCURRENCY: '0' }));
+    expect(refused.message).toContain('CI_DIAGNOSIS_LIMITS_GIT_CONCURRENCY');
+  });
+
+  it('lets the test-only crash point through: serve reads and checks it itself', () => {
+    expect(() => load({ CI_DIAGNOSIS_CRASH_AFTER: 'publish' })).not.toThrow();
+  });
+
   it('takes the conventional names, and an empty variable counts as unset', () => {
     const { config, sources } = load({
       GERRIT_USERNAME: 'ci-diagnosis',

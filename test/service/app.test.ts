@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pLimit from 'p-limit';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evidenceChecker } from '../../src/check/index.ts';
@@ -49,6 +50,7 @@ describe('the service over HTTP (real stores, real pipeline, rules engine)', () 
       gerrit: null,
       repoFor: () => clone.dir,
       cacheDir: join(dir, 'repos'),
+      gitLimit: pLimit(2),
       publish: {},
       pageUrl: (id: string) => `http://diag.test/runs/${id}`,
     };
@@ -166,6 +168,13 @@ describe('the service over HTTP (real stores, real pipeline, rules engine)', () 
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/^run request: report_url: /);
+    const short = await app.inject({
+      method: 'POST',
+      url: '/api/runs',
+      payload: { project: 'p', revision: input.revision, report_url: '/r', report_revision: 'abc123' },
+    });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toBe('run request: report_revision: a full commit sha');
     expect((await app.inject({ method: 'GET', url: '/runs/no-such-run' })).statusCode).toBe(404);
     expect(
       (
@@ -211,5 +220,27 @@ describe('the service over HTTP (real stores, real pipeline, rules engine)', () 
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('EVENT_INVALID');
+  });
+
+  it('locates without trusting the report lines when the revision CI names is not to be had', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/runs',
+      payload: {
+        // Another project: the same report of the same revision would be the first test's run.
+        project: 'pricing-service-merged',
+        revision: input.revision,
+        report_url: join(CASE, 'report'),
+        report_revision: 'f'.repeat(40),
+        platform: 'allure2',
+      },
+    });
+    expect(res.statusCode).toBe(202);
+    const id = res.json().id;
+    await drain();
+    const run = (await app.inject({ method: 'GET', url: `/api/runs/${id}` })).json();
+    expect(run.run.state, JSON.stringify(run.run)).toBe('done');
+    const located = await storage.runs.output(id, 'locate');
+    expect(located?.output).toMatchObject({ located: { revision: input.revision, report_revision: null } });
   });
 });

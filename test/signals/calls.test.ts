@@ -354,7 +354,9 @@ def quote(net, rate):
     const { links } = await callLinks(issue, { diff: [changed('pricing/price.py', [[5, 1, 5, 1]])], code });
     expect(links).toHaveLength(1);
     expect(links[0]).toMatchObject({ strength: 'weak', via: 'call', file: 'pricing/price.py' });
-    expect(links[0]?.signal.detail).toMatch(/calls quote, which calls gross_price, which this change modified/);
+    expect(links[0]?.signal.detail).toMatch(
+      /calls quote, which calls gross_price, which this change modified/,
+    );
     expect(links[0]?.signal.cites).toContainEqual({
       kind: 'code',
       file: 'pricing/price.py',

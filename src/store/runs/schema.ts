@@ -56,6 +56,16 @@ export const RunRequest = z
       .nullable()
       .default(null),
     report_url: z.string().min(1),
+    /**
+     * The commit the report's tests ran on, when CI says so (the patchset's own commit for a
+     * verifier that checks out the patchset ref). Only then are the report's line numbers
+     * trusted as lines of a known revision; a CI that tests a merge onto the branch tip leaves it out.
+     */
+    report_revision: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/, 'a full commit sha')
+      .nullable()
+      .default(null),
     /** Report platform hint (allure2, allure3, junit, generic…), as handed over. */
     platform: z.string().min(1).nullable().default(null),
     job_name: z.string().min(1).nullable().default(null),
