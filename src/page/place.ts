@@ -33,9 +33,11 @@ export async function placeBlock(ctx: PageContext, failure: FailureDiagnosis, an
   const excerpt = await placeExcerpt(ctx, failure);
   if (excerpt === null) {
     const why =
-      place.lines === null
-        ? 'Only the file is confirmed, so no lines are shown.'
-        : 'No excerpt of these lines is available.';
+      place.lines !== null
+        ? 'No excerpt of these lines is available.'
+        : place.level === 'function'
+          ? 'Only the function is confirmed, not its lines, so none are shown.'
+          : 'Only the file is confirmed, so no lines are shown.';
     return html`${head}<p class="muted">${why}</p>`;
   }
   const marked = place.level === 'line' && place.file === excerpt.file ? place.lines : null;

@@ -261,12 +261,14 @@ describe('a run with evidence citations and missing evidence (db-refused)', () =
     );
   });
 
-  it('says an environment failure needs no code change and has no place beyond the file', async () => {
+  it('says an environment failure needs no code change and shows no lines the locator did not confirm', async () => {
     const text = await opened.page.locator('#failure-1').textContent();
 
     expect(text).toContain('Fix the environment (no code change)');
-    expect(text).toContain('file only');
-    expect(text).toContain('Only the file is confirmed, so no lines are shown.');
+    // The Go log line is in the test function the report names; its line is not confirmed.
+    expect(text).toContain('function confirmed');
+    expect(text).toContain('the exact line could not be confirmed');
+    expect(await opened.page.locator('#failure-1 .place').textContent()).not.toMatch(/lines? \d/);
   });
 });
 
