@@ -28,6 +28,7 @@ interface DiagnoseFlags {
   repo: string;
   revision: string;
   base?: string;
+  reportRevision?: string;
   project?: string;
   branch: string;
   change?: number;
@@ -55,6 +56,10 @@ export function registerDiagnose(program: Command, log: Logger, platformsDir: st
     .requiredOption('--repo <path|url>', 'the repository (local path, or a remote kept as a mirror)')
     .requiredOption('--revision <sha>', 'the revision the run built')
     .option('--base <sha>', 'what the change is diffed against (default: first parent)')
+    .option(
+      '--report-revision <sha>',
+      'the commit the report ran on, when CI says so: then its lines are trusted',
+    )
     .option('-p, --platform <name>', 'allure2 | allure3 | junit | generic:<name> (default: detect)')
     .option('--project <name>', 'project name (default: the repository folder)')
     .option('--branch <name>', 'target branch of the change', 'main')
@@ -116,6 +121,7 @@ async function runDiagnose(flags: DiagnoseFlags, log: Logger, platformsDir: stri
         repo: flags.repo,
         revision: flags.revision,
         ...(flags.base ? { base: flags.base } : {}),
+        ...(flags.reportRevision ? { reportRevision: flags.reportRevision } : {}),
         project,
         branch: flags.branch,
         history: flags.history,

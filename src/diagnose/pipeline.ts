@@ -26,6 +26,12 @@ export interface PipelineInput {
   revision: string;
   /** Default: the revision's first parent. */
   base?: string | null;
+  /**
+   * The commit the report's tests ran on, when CI says so: only then are the report's line
+   * numbers lines of a known revision (the locator trusts them where the file did not change
+   * between it and `revision`). Unknown (null) by default.
+   */
+  reportRevision?: string | null;
   project: string;
   branch: string;
   /** Earlier runs of the target branch (mainline): their failures feed the signature history. */
@@ -85,7 +91,7 @@ export async function diagnoseReport(
     const target = {
       repository: input.project,
       revision: input.revision,
-      reportRevision: null,
+      reportRevision: input.reportRevision ?? null,
       diffBase: input.base ?? null,
     };
     const facts = await timed('locate', () => locateDocument(scraped, target, createLocator(locatorDeps)));

@@ -115,6 +115,8 @@ export function pipelineInputOf(input: CaseInput, repo: string, mode?: ScrapeMod
     },
     repo,
     revision: input.revision,
+    // The case's report is the CI run of the revision (README "Case format"), as CI would say.
+    reportRevision: input.revision,
     base: input.base,
     project: input.repository,
     branch: 'main',

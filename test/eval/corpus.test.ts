@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CorpusCase, cloneCase, loadCase } from '../../src/eval/case.ts';
+import { CorpusCase, cloneCase, loadCase, pipelineInputOf } from '../../src/eval/case.ts';
 import { listCases } from '../../src/eval/run.ts';
 import { CORPUS } from '../acceptance/run-case.ts';
 
@@ -51,6 +51,12 @@ describe('the public corpus (test/corpus, issue 7)', () => {
     expect(truth.failures).toBeGreaterThan(0);
     expect(existsSync(join(CORPUS, id, input.report.path))).toBe(true);
     for (const h of input.history) expect(existsSync(join(CORPUS, id, h.path)), h.path).toBe(true);
+    // The report is the CI run of the revision, and CI says so: the pipeline is told.
+    expect(pipelineInputOf(input, '/repo')).toMatchObject({
+      revision: input.revision,
+      reportRevision: input.revision,
+      base: input.base,
+    });
   });
 
   it.each(real.map((c) => [c.id, c.raw] as const))(

@@ -79,19 +79,37 @@ export function confirmPlace(
     `the locator granted ${chosen.level}`,
     `the change's impact there: ${chosen.diff_impact.kind.replace('_', ' ')}`,
   ];
-  return {
-    chosen,
-    focus,
-    confirmation: {
-      place: {
-        level: chosen.level,
-        file: chosen.file,
-        function: chosen.function?.name ?? null,
-        lines: chosen.level === 'line' ? chosen.lines : null,
-      },
-      reasons,
-    },
+  const place: DiagnosisPlace = {
+    level: chosen.level,
+    file: chosen.file,
+    function: chosen.function?.name ?? null,
+    lines: chosen.level === 'line' ? chosen.lines : null,
   };
+  const surfaced = onlySurfaces(place, chosen, triage);
+  if (surfaced !== place)
+    reasons.push(
+      `an environment failure only surfaces on ${showRange(chosen.lines)}: the place stays at ${surfaced.level} level`,
+    );
+  return { chosen, focus, confirmation: { place: surfaced, reasons } };
+}
+
+/**
+ * An environment failure starts outside the code: the confirmed line is only where it surfaced,
+ * and a line place would read as "change this line" (and become an inline comment). It stays at
+ * the function (or the file).
+ */
+function onlySurfaces(place: DiagnosisPlace, chosen: VerifiedLocation, triage?: Triage): DiagnosisPlace {
+  if (place.level !== 'line' || triage === undefined) return place;
+  if (triage.verdict !== 'environment') return place;
+  const fn = chosen.function;
+  return fn === null
+    ? { level: 'file', file: place.file, function: null, lines: null }
+    : { level: 'function', file: place.file, function: fn.name, lines: fn.lines };
+}
+
+function showRange(lines: VerifiedLocation['lines']): string {
+  if (lines === null) return 'its line';
+  return lines.start === lines.end ? `line ${lines.start}` : `lines ${lines.start}-${lines.end}`;
 }
 
 function bestCandidate(issue: Issue): VerifiedLocation | null {

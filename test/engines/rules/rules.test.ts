@@ -179,6 +179,22 @@ describe('rules engine', () => {
       detail: 'connection refused to localhost:5432',
     });
     expect(draft.missing_evidence[0]?.who).toBe('infra');
+    // The confirmed line is where it surfaced, not a line to change: the place stays at the function.
+    expect(draft.place).toEqual({
+      level: 'function',
+      file: 'src/price.py',
+      function: 'price',
+      lines: { start: 3, end: 8 },
+    });
+    const { draft: bare } = diagnoseByRules(issue([candidate({ function: null })]), env, ctx());
+    expect(bare.place).toMatchObject({ level: 'file', file: 'src/price.py', lines: null });
+    // Any other verdict keeps the line the locator granted.
+    const { draft: caused } = diagnoseByRules(
+      issue([candidate({})]),
+      { ...env, verdict: 'need_evidence', category: 'need_evidence', signals: [] },
+      ctx(),
+    );
+    expect(caused.place.level).toBe('line');
   });
 });
 
