@@ -18,7 +18,14 @@ import {
 import { createEngine, loadPipelineSettings } from '../diagnose/index.ts';
 import { DiagnosisError } from '../errors/index.ts';
 import { GerritClient } from '../gerrit/index.ts';
-import { buildApp, Counters, countingStages, crashPointFromEnv, runStage, Worker } from '../service/index.ts';
+import {
+  buildApp,
+  Counters,
+  countingStages,
+  crashPointFromEnv,
+  runStage,
+  WorkerPool,
+} from '../service/index.ts';
 import { EvidenceStore } from '../store/evidence/index.ts';
 import { openRunStorage, type Stage } from '../store/runs/index.ts';
 import { SignatureStore } from '../store/signatures/index.ts';
@@ -99,7 +106,7 @@ async function openService(
     pageUrl: (id: string) => `${base}runs/${id}`,
   };
   const counters = new Counters();
-  const worker = new Worker({
+  const worker = new WorkerPool(config.limits.concurrentRuns, {
     queue: storage.queue,
     runs: storage.runs,
     runStage: countingStages((job, run) => runStage(job, run, stageDeps), counters),

@@ -127,3 +127,32 @@ export class Worker {
       this.deps.log.warn({ run: job.run_id, stage: job.stage, state }, 'lease not extended');
   }
 }
+
+/**
+ * `size` workers over one queue, so that many runs are diagnosed at once (limits.concurrentRuns).
+ * Claims are atomic in the queue, and a run has one stage queued at a time, so two workers never
+ * hold the same run; shared resources keep their own limits (browser pages, model calls, git).
+ */
+export class WorkerPool {
+  readonly workers: readonly Worker[];
+
+  constructor(size: number, deps: WorkerDeps) {
+    if (!Number.isInteger(size) || size < 1)
+      throw new DiagnosisError('INVALID_ARGUMENT', `a worker pool needs at least one worker, not ${size}`, {
+        input: String(size),
+      });
+    this.workers = Array.from(
+      { length: size },
+      (_, i) => new Worker({ ...deps, workerId: size === 1 ? deps.workerId : `${deps.workerId}-${i + 1}` }),
+    );
+  }
+
+  start(): void {
+    for (const worker of this.workers) worker.start();
+  }
+
+  /** Every worker finishes the job in hand, then returns. */
+  async stop(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.stop()));
+  }
+}
