@@ -14,6 +14,9 @@ import { createRegistry, type PlatformChoice } from './platforms/registry.ts';
 import type { Progress, ScrapeLimits } from './platforms/types.ts';
 import { openReportSource, type ServedDir, serveDir } from './source/index.ts';
 
+/** Passed-test keys kept per run: enough for history flips, bounded for suites of any size. */
+const MAX_PASSED = 20_000;
+
 export interface RunIdentity {
   repository: string | null;
   change_id: string | null;
@@ -98,6 +101,7 @@ export async function scrapeReport(options: ScrapeOptions, deps: ScrapeDeps): Pr
         scraped_at: clock().toISOString(),
         environment: summary.environment.map((e) => ({ type: 'environment', name: e.name, value: e.value })),
         warnings: summary.warnings,
+        ...(summary.passed === undefined ? {} : { passed_tests: summary.passed.slice(0, MAX_PASSED) }),
       },
       // A folder served on loopback for the browser is named by its own path in the facts.
       issues: served ? rebase(builder.issues(), served.url, original.rootUrl) : builder.issues(),

@@ -46,6 +46,8 @@ export interface ScrapeSummary {
   mode: ScrapeMode;
   /** How many failures were emitted. */
   failures: number;
+  /** Keys of the tests that passed, as failures are keyed; absent where the platform cannot list them. */
+  passed?: string[];
 }
 
 /** One report platform. Capabilities are explicit: which modes it can scrape in. */

@@ -137,6 +137,7 @@ export async function diagnoseContext(
       ...triageDeps,
       run_id: input.target.runId,
       revision: input.revision,
+      ...(ctx.facts.run.passed_tests === undefined ? {} : { passed: ctx.facts.run.passed_tests }),
     });
   }
   return run;
@@ -164,6 +165,7 @@ async function feedHistory(input: PipelineInput, deps: PipelineDeps): Promise<vo
       project: input.project,
       revision: past.revision,
       masks: deps.masks(input.project),
+      ...(facts.run.passed_tests === undefined ? {} : { passed: facts.run.passed_tests }),
     });
   }
 }

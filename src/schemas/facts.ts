@@ -127,6 +127,11 @@ export const Run = z.object({
   /** Environment the report states (runner, OS, versions): only what the report shows. */
   environment: z.array(Fact),
   warnings: z.array(z.string()),
+  /**
+   * Keys of the tests that passed in this run (issue test keys), where the report lists them:
+   * fed into the signature history, a rerun that passed is what shows a flip at one revision.
+   */
+  passed_tests: z.array(z.string()).optional(),
 });
 export type Run = z.infer<typeof Run>;
 

@@ -5,6 +5,7 @@ import { emitFailures } from '../pages.ts';
 import type { ScrapeContext, ScrapeSummary } from '../types.ts';
 import { openReportFiles, type ReportFiles } from './files.ts';
 import { type FailureRef, level3Url, refsFromTree, unreadableFailure } from './listing.ts';
+import { passedKeys } from './passed.ts';
 import {
   type Attachment,
   CategoriesTree,
@@ -28,7 +29,14 @@ export async function scrapeAllure2Data(ctx: ScrapeContext): Promise<ScrapeSumma
     (ref) => readFailure(files, ctx, ref),
     (ref, error) => unreadableFailure(ctx.source.displayUrl, ref, error),
   );
-  return { environment: await readEnvironment(files), warnings, mode: 'data', failures: refs.length };
+  const passed = await passedKeys(files, ctx);
+  return {
+    environment: await readEnvironment(files),
+    warnings: [...warnings, ...passed.warnings],
+    mode: 'data',
+    failures: refs.length,
+    passed: passed.keys,
+  };
 }
 
 async function assertHasTests(files: ReportFiles, ctx: ScrapeContext, failures: number): Promise<void> {

@@ -2,7 +2,7 @@ import { DiagnosisError, describeError } from '../../../src/errors/index.ts';
 import type { ReportSource } from '../../source/report-source.ts';
 import type { PlatformAdapter, ScrapeContext, ScrapeSummary } from '../types.ts';
 import { type ReportFile, readReportFile, reportFiles } from './files.ts';
-import { caseKey, environmentOf, isFailure, isFlakyPass, listCases, toRawFailure } from './map.ts';
+import { caseKey, environmentOf, isFailure, isFlakyPass, isPass, listCases, toRawFailure } from './map.ts';
 import { junitRoot, type ParsedJunit, parseJunit } from './parse.ts';
 
 const JUNIT_ROOTS = new Set(['testsuites', 'testsuite']);
@@ -39,6 +39,7 @@ export const junitAdapter: PlatformAdapter = {
     const problems: DiagnosisError[] = [];
     const environment = new Map<string, { name: string; value: string }>();
     const flakyPasses: string[] = [];
+    const passed: string[] = [];
     let parsedFiles = 0;
     let testCases = 0;
     let order = 0;
@@ -60,6 +61,7 @@ export const junitAdapter: PlatformAdapter = {
       const anchors = new Map<string, number>();
       for (const located of cases) {
         if (isFlakyPass(located.testcase)) flakyPasses.push(caseKey(located));
+        if (isPass(located.testcase)) passed.push(caseKey(located));
         if (!isFailure(located.testcase)) continue;
         await ctx.emit(
           order++,
@@ -90,7 +92,7 @@ export const junitAdapter: PlatformAdapter = {
         `${flakyPasses.length} test(s) passed only when re-run (flaky): ${flakyPasses.slice(0, 10).join(', ')}${flakyPasses.length > 10 ? ', …' : ''}`,
       );
     }
-    return { environment: [...environment.values()], warnings, mode: 'file', failures: order };
+    return { environment: [...environment.values()], warnings, mode: 'file', failures: order, passed };
   },
 };
 

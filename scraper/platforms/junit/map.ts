@@ -22,6 +22,11 @@ export function isFailure(testcase: JunitTestCase): boolean {
   return (testcase.failure?.length ?? 0) + (testcase.error?.length ?? 0) > 0;
 }
 
+/** Neither failed nor skipped: a pass (a flaky pass too), which history needs to see flips. */
+export function isPass(testcase: JunitTestCase): boolean {
+  return !isFailure(testcase) && (testcase.skipped?.length ?? 0) === 0;
+}
+
 /** Passed, but only after Surefire re-ran it (rerunFailingTestsCount): flaky, not failed. */
 export function isFlakyPass(testcase: JunitTestCase): boolean {
   return (

@@ -77,6 +77,16 @@ describe('Allure 2 report', () => {
       }
     });
 
+    it('lists the passed tests by the key failures have, for the history', () => {
+      // This report has no historyIds, so tests are keyed by fullName; the four parameters of
+      // test_parse_quantity share theirs (as their failures would).
+      expect(facts.run.passed_tests).toHaveLength(10);
+      expect(facts.run.passed_tests).toContain('shop-vitest:test/currency.test.ts#Currency formats money');
+      expect(facts.run.passed_tests).toContain('tests.test_units#test_parse_quantity');
+      const failing = new Set(facts.issues.map((i) => i.test.key));
+      expect(facts.run.passed_tests?.filter((k) => failing.has(k))).toEqual([]);
+    });
+
     it('keeps each level-3 URL and how it was reached', () => {
       for (const issue of facts.issues) {
         expect(issue.url).toMatch(new RegExp(`^${served.url}index\\.html#categories/[0-9a-f]+/[0-9a-f]+/$`));

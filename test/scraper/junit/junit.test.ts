@@ -105,6 +105,11 @@ describe('JUnit XML: Surefire', () => {
       ]);
       expect(failures[0]?.flaky).toBe(false);
       expect(summary.warnings.join('\n')).toContain('com.example.billing.FlakyTest.passesOnSecondRun');
+      // Passes (a flaky pass is one) are listed for the history; skipped and failed tests are not.
+      expect(summary.passed).toEqual([
+        'com.example.billing.FlakyTest.passesOnSecondRun',
+        'com.example.billing.TaxCalculatorTest.netIsTheSumOfLines',
+      ]);
     });
   });
 });
