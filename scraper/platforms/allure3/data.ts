@@ -13,6 +13,7 @@ import {
   readJson,
 } from './files.ts';
 import { type FailureRef, failuresInTree, level3Url } from './listing.ts';
+import { passedKeys } from './passed.ts';
 import { type AttachmentItem, TestResult } from './schema.ts';
 import {
   attachmentName,
@@ -41,11 +42,13 @@ export async function scrapeAllure3Data(ctx: ScrapeContext): Promise<ScrapeSumma
     (ref) => readFailure(data, ctx, ref),
     (ref, error) => unreadable(ctx, ref, error),
   );
+  const passed = await passedKeys(data, ctx);
   return {
     environment: await readEnvironment(data, ctx.input),
-    warnings,
+    warnings: [...warnings, ...passed.warnings],
     mode: 'data',
     failures: refs.length,
+    passed: passed.keys,
   };
 }
 

@@ -149,6 +149,17 @@ describe('Allure 3 report', () => {
       expect(data.failures.some((f) => f.name === 'test_unit_cache_warms_up')).toBe(false);
     });
 
+    it('lists the passed tests keyed as failures are (fullName and parameters), the rerun pass among them', () => {
+      const passed = data.summary.passed ?? [];
+      expect(passed).toContain('shop-vitest:test/currency.test.ts#Currency formats money');
+      expect(passed.some((k) => k.endsWith('#test_unit_cache_warms_up'))).toBe(true);
+      expect(
+        passed.some((k) => k.includes("shipping cost to 'DE'") && k.endsWith('[country=DE, grams=900]')),
+      ).toBe(true);
+      const failing = new Set(data.failures.map((f) => f.key));
+      expect(passed.filter((k) => failing.has(k))).toEqual([]);
+    });
+
     it('links each failure to its level-3 route', () => {
       const ids = new Set(
         readdirSync(join(REPORT, 'data/test-results')).map((f) => f.replace(/\.json$/, '')),
