@@ -22,22 +22,10 @@
 # _build/_repos/REPOSITORY.sh (optional): prepare WS, the project's build step before its tests
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=_build/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/_build/common.sh"
 cd "$ROOT"
 
-CORPUS="$ROOT/test/corpus"
-SRC="$CORPUS/_build"
-SHARED="$CORPUS/_shared/allure2"
-CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/ci-diagnosis/corpus"
-OUT="$CACHE/out"
-ALLURE2="$ROOT/node_modules/allure-commandline/dist/bin/allure"
-
-export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONDONTWRITEBYTECODE=1
-export NO_COLOR=1 FORCE_COLOR=0 GOTOOLCHAIN=local
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
-
-log() { printf '\n==> %s\n' "$*" >&2; }
-die() { echo "build-oss.sh: $*" >&2; exit 1; }
 field() { python3 "$SRC/corpus.py" field "$SRC/$1/case.in.json" "$2"; } # field CASE DOTTED.KEY
 
 oss_cases() {
@@ -47,23 +35,6 @@ oss_cases() {
   done
 }
 
-check_cases() { # check_cases CASE...
-  log "self-check"
-  local tmp failed=0 c
-  tmp=$(mktemp -d)
-  for c in "$@"; do
-    [ -f "$CORPUS/$c/case.json" ] || { echo "FAIL $c: no case.json"; failed=1; continue; }
-    if ! git bundle verify -q "$CORPUS/$c/repo.bundle" >/dev/null 2>&1 \
-      || ! git clone -q --bare "$CORPUS/$c/repo.bundle" "$tmp/$c.git" 2>/dev/null; then
-      echo "FAIL $c: repo.bundle does not verify or clone"
-      failed=1
-      continue
-    fi
-    python3 "$SRC/corpus.py" check "$CORPUS/$c" "$tmp/$c.git" || failed=1
-  done
-  rm -rf "$tmp"
-  [ "$failed" = 0 ] || die "self-check failed"
-}
 
 # ---- import: upstream commit -> two-commit repository -> repo.bundle ------------------------------
 commit_all() { # commit_all REPO MESSAGE NAME EMAIL DATE
@@ -115,48 +86,9 @@ done
 for tool in node python3 java git; do command -v "$tool" >/dev/null || die "missing tool: $tool"; done
 [ -x "$ALLURE2" ] || die "run npm ci at the repository root first (allure-commandline missing)"
 
-# CI-like workspace: report paths look like /builds/ci-corpus/<repository>/..., a prefix that
-# config/path-mapping.json strips
-if [ -n "${CORPUS_WORKSPACE:-}" ]; then
-  WS_ROOT="$CORPUS_WORKSPACE"
-elif mkdir -p /builds/ci-corpus 2>/dev/null && [ -w /builds/ci-corpus ]; then
-  WS_ROOT=/builds/ci-corpus
-else
-  WS_ROOT="$CACHE/builds/ci-corpus"
-fi
-mkdir -p "$WS_ROOT" "$OUT"
+use_workspace_root
 
-# ---- helpers for the runners ----------------------------------------------------------------------
-# run_tests LOG cmd... : tests may fail (exit 1); any other exit code is a real error
-run_tests() {
-  local logfile="$1" rc=0
-  shift
-  "$@" >"$logfile" 2>&1 || rc=$?
-  if [ "$rc" -gt 1 ]; then
-    tail -40 "$logfile" >&2
-    die "exit code $rc: $* (log: $logfile)"
-  fi
-}
-
-allure_report() { # allure_report RESULTS DEST : an Allure 2 report whose assets/ links to the shared copy
-  local results="$1" dest="$2" f rel
-  rm -rf "$dest"
-  mkdir -p "$(dirname "$dest")"
-  "$ALLURE2" generate "$results" -o "$dest" --clean >/dev/null
-  [ -s "$dest/data/categories.json" ] || die "allure generate wrote no report into $dest"
-  mkdir -p "$SHARED/assets"
-  for f in "$dest"/assets/*; do
-    if [ ! -e "$SHARED/assets/$(basename "$f")" ]; then
-      cp "$f" "$SHARED/assets/"
-    elif ! cmp -s "$f" "$SHARED/assets/$(basename "$f")"; then
-      die "$f differs from the shared copy in $SHARED/assets"
-    fi
-  done
-  rel=$(python3 -c 'import os, sys; print(os.path.relpath(sys.argv[1], sys.argv[2]))' "$SHARED/assets" "$dest")
-  rm -rf "$dest/assets"
-  ln -s "$rel" "$dest/assets"
-}
-
+# ---- helpers for the runners (run_tests, allure_report: _build/common.sh) ---------------------------
 junit_report() { # junit_report RESULTS DEST : the runner's JUnit XML files, as a folder
   rm -rf "$2"
   mkdir -p "$2"
@@ -165,13 +97,6 @@ junit_report() { # junit_report RESULTS DEST : the runner's JUnit XML files, as 
 }
 
 # ---- build: runs from the bundle -> reports, case.json ---------------------------------------------
-workspace() { # workspace CASE REPOSITORY SHA : a fresh clone of the bundle at SHA; prints its path
-  local ws="$WS_ROOT/$2"
-  rm -rf "$ws"
-  git clone -q --no-checkout "$CORPUS/$1/repo.bundle" "$ws"
-  git -C "$ws" checkout -q --detach "$3"
-  echo "$ws"
-}
 
 # one_run CASE REPOSITORY SHA DEST EXPECT ATTEMPTS : runs until the outcome is EXPECT (pass | fail | any)
 one_run() {
