@@ -62,3 +62,32 @@ export async function emitFailures<T>(
   ctx.progress.done();
   return warnings;
 }
+
+/**
+ * The keys of the passed tests `ids` name, each read by `readKey` (as the adapter keys its
+ * failures), with bounded parallelism. One that cannot be read is counted in a warning, not
+ * guessed; parameterised tests sharing a key count once.
+ */
+export async function passedKeysOf(
+  ids: readonly string[],
+  ctx: ScrapeContext,
+  readKey: (id: string) => Promise<string>,
+): Promise<{ keys: string[]; warnings: string[] }> {
+  const keys = new Set<string>();
+  let unreadable = 0;
+  await forEachBounded(
+    ids,
+    { concurrency: ctx.limits.concurrency * 8, retries: 0 },
+    async (id) => {
+      keys.add(await readKey(id));
+    },
+    async (id, _index, error) => {
+      unreadable++;
+      ctx.log.warn({ id, err: error }, 'passed test unreadable');
+    },
+  );
+  return {
+    keys: [...keys],
+    warnings: unreadable === 0 ? [] : [`${unreadable} passed test file(s) could not be read`],
+  };
+}

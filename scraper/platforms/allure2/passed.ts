@@ -1,6 +1,5 @@
-import pLimit from 'p-limit';
 import { z } from 'zod';
-import { describeError } from '../../../src/errors/index.ts';
+import { passedKeysOf } from '../pages.ts';
 import type { ScrapeContext } from '../types.ts';
 import type { ReportFiles } from './files.ts';
 import { TestCase } from './schema.ts';
@@ -21,8 +20,7 @@ const SuiteNode: z.ZodType<SuiteNode> = z.lazy(() =>
 
 /**
  * The keys (historyId, as failures are keyed) of the tests that passed. suites.json lists every
- * test with its status but not its historyId, so each passed test's own file is read; one that
- * cannot be read is counted in a warning, not guessed.
+ * test with its status but not its historyId, so each passed test's own file is read.
  */
 export async function passedKeys(
   files: ReportFiles,
@@ -33,27 +31,10 @@ export async function passedKeys(
   const uids = leaves(SuiteNode.parse(JSON.parse(got.body.toString('utf8'))))
     .filter((n) => n.status === 'passed' && n.uid !== undefined)
     .map((n) => n.uid as string);
-  const limit = pLimit(ctx.limits.concurrency * 8);
-  let unreadable = 0;
-  const keys = await Promise.all(
-    uids.map((uid) =>
-      limit(async () => {
-        try {
-          const testCase = await files.json(`data/test-cases/${uid}.json`, TestCase);
-          return testCase.historyId ?? testCase.fullName ?? testCase.name;
-        } catch (err: unknown) {
-          unreadable++;
-          ctx.log.warn({ uid, err: describeError(err) }, 'passed test case unreadable');
-          return null;
-        }
-      }),
-    ),
-  );
-  return {
-    // Parameterised tests without a historyId share their fullName: one key, as their failures have.
-    keys: [...new Set(keys.filter((k): k is string => k !== null))],
-    warnings: unreadable === 0 ? [] : [`${unreadable} passed test case file(s) could not be read`],
-  };
+  return passedKeysOf(uids, ctx, async (uid) => {
+    const testCase = await files.json(`data/test-cases/${uid}.json`, TestCase);
+    return testCase.historyId ?? testCase.fullName ?? testCase.name;
+  });
 }
 
 function leaves(node: SuiteNode): SuiteNode[] {

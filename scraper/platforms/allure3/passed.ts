@@ -1,6 +1,5 @@
-import pLimit from 'p-limit';
 import { z } from 'zod';
-import { describeError } from '../../../src/errors/index.ts';
+import { passedKeysOf } from '../pages.ts';
 import type { ScrapeContext } from '../types.ts';
 import { PATHS, type ReportData, readJson } from './files.ts';
 import { TestResult } from './schema.ts';
@@ -16,8 +15,8 @@ const Tree = z
   .loose();
 
 /**
- * The keys of the tests that passed (per environment's tree), made as failures' keys are (fullName and parameters, from
- * each result's own file); a result that cannot be read is counted in a warning, not guessed.
+ * The keys of the tests that passed (per environment's tree), made as failures' keys are
+ * (fullName and parameters, from each result's own file).
  */
 export async function passedKeys(
   data: ReportData,
@@ -33,30 +32,14 @@ export async function passedKeys(
     for (const leaf of Object.values(tree.value.leavesById))
       if (leaf.status === 'passed') ids.push(leaf.nodeId);
   }
-  const limit = pLimit(ctx.limits.concurrency * 8);
-  let unreadable = 0;
-  const keys = await Promise.all(
-    ids.map((id) =>
-      limit(async () => {
-        try {
-          const got = await readJson(data, PATHS.testResult(id), TestResult, ctx.input);
-          if (got === null) throw new Error(`${PATHS.testResult(id)} is missing`);
-          const r = got.value;
-          return failureKey(
-            r.fullName ?? null,
-            r.name,
-            r.parameters.map((p) => ({ name: p.name, value: p.value })),
-          );
-        } catch (err: unknown) {
-          unreadable++;
-          ctx.log.warn({ id, err: describeError(err) }, 'passed test result unreadable');
-          return null;
-        }
-      }),
-    ),
-  );
-  return {
-    keys: [...new Set(keys.filter((k): k is string => k !== null))],
-    warnings: unreadable === 0 ? [] : [`${unreadable} passed test result file(s) could not be read`],
-  };
+  return passedKeysOf(ids, ctx, async (id) => {
+    const got = await readJson(data, PATHS.testResult(id), TestResult, ctx.input);
+    if (got === null) throw new Error(`${PATHS.testResult(id)} is missing`);
+    const r = got.value;
+    return failureKey(
+      r.fullName ?? null,
+      r.name,
+      r.parameters.map((p) => ({ name: p.name, value: p.value })),
+    );
+  });
 }
